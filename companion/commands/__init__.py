@@ -1,0 +1,1 @@
+"""One module per ``companion`` subcommand; each offers ``register(subparsers)``."""

@@ -1,0 +1,1 @@
+"""Card vision: detect cards in a frame, identify them, report readings."""

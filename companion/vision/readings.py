@@ -1,0 +1,60 @@
+"""The one container for what vision saw: a :class:`Reading` per card in a frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+import numpy as np
+
+from companion.cards import Card
+
+
+class Face(Enum):
+    UP = "up"
+    DOWN = "down"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One card seen in one frame.
+
+    ``corners`` are the four physical corners of the card in image pixels, as a
+    float32 array of shape (4, 2), in order around the card starting at a corner
+    of a short edge. ``card`` is None until the identifier has named a face-up
+    card (and always for a back). ``alternatives`` holds the identifier's best
+    guesses, most likely first, as ``(card, probability)`` pairs.
+    """
+
+    corners: np.ndarray
+    face: Face
+    detection_confidence: float
+    card: Card | None = None
+    confidence: float = 0.0
+    alternatives: tuple[tuple[Card, float], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        corners = np.asarray(self.corners, dtype=np.float32)
+        if corners.shape != (4, 2):
+            raise ValueError(f"corners must have shape (4, 2), got {corners.shape}")
+        object.__setattr__(self, "corners", corners)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x, y = self.corners.mean(axis=0)
+        return float(x), float(y)
+
+    def named(self, alternatives: list[tuple[Card, float]]) -> Reading:
+        """This reading with the identifier's verdict: the best alternative becomes the card."""
+        best, p = alternatives[0]
+        return replace(self, card=best, confidence=p, alternatives=tuple(alternatives))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "card": None if self.card is None else str(self.card),
+            "confidence": round(self.confidence, 4),
+            "face": self.face.value,
+            "detection_confidence": round(self.detection_confidence, 4),
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "alternatives": [[str(c), round(p, 4)] for c, p in self.alternatives],
+        }
