@@ -1,0 +1,1 @@
+"""The table under the camera: calibration, seats, corner markers and the change-based card proposer."""

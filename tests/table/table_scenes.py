@@ -1,0 +1,123 @@
+"""Generated table scenes with known truth: a cloth, the corner markers, cards at known poses.
+
+Everything is drawn from a seeded generator; no card artwork is used, so the tests
+run on a fresh clone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.table.markers import draw_markers, table_corners_mm
+from companion.table.profile import CARD_MM
+
+SIZE_MM = (900.0, 900.0)
+FRAME_SIZE = (1280, 720)
+
+
+@dataclass(frozen=True)
+class Scene:
+    frame: np.ndarray
+    empty: np.ndarray  # the same view without cards
+    corners_px: np.ndarray  # true table corners 0..3 in the frame
+    cards_px: list[np.ndarray]  # true corners of each card in the frame
+    cards_mm: list[np.ndarray]  # the same on the table
+
+
+def camera_corners(rng: np.random.Generator, tilt: float = 0.12) -> np.ndarray:
+    """Table corners in a 1280x720 frame as seen by a camera roughly above, a little tilted."""
+    w, h = FRAME_SIZE
+    side = h * 0.78
+    top = (h - side) / 2
+    left, right, bottom = w / 2 - side / 2, w / 2 + side / 2, top + side
+    base = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], dtype=np.float64)
+    base[:, 0] += rng.uniform(-60, 60)
+    jitter = rng.uniform(-tilt, tilt, size=(4, 2)) * side
+    return np.clip(base + jitter, 2, [w - 3, h - 3])
+
+
+def cloth(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A felt-like cloth of a random colour with a fine noise texture (BGR, size = width, height)."""
+    w, h = size
+    colour = rng.choice([(40, 110, 30), (110, 60, 20), (30, 30, 120), (60, 80, 70)]) + rng.integers(
+        -15, 15, 3
+    )
+    texture = cv2.GaussianBlur(rng.normal(0, 9, (h, w)).astype(np.float32), (0, 0), 1.2)[..., None]
+    return np.clip(np.asarray(colour, np.float32) + texture, 0, 255).astype(np.uint8)
+
+
+def card_image(rng: np.random.Generator, face_up: bool, px_per_mm: float = 2.0) -> np.ndarray:
+    """A card-like picture: a white face with coloured figures, or a patterned back."""
+    w, h = (round(s * px_per_mm) for s in CARD_MM)
+    if not face_up:
+        card = np.full((h, w, 3), (40, 40, 160), np.uint8)
+        for y in range(0, h, 10):
+            cv2.line(card, (0, y), (w, y + 30), (200, 200, 230), 2)
+        return card
+    card = np.full((h, w, 3), (235, 240, 242), np.uint8)
+    for _ in range(int(rng.integers(1, 7))):
+        centre = (int(rng.integers(20, w - 20)), int(rng.integers(25, h - 25)))
+        colour = tuple(int(c) for c in rng.integers(0, 220, 3))
+        cv2.circle(card, centre, int(rng.integers(8, 22)), colour, -1)
+    return card
+
+
+def card_corners_mm(center: np.ndarray, angle: float) -> np.ndarray:
+    w, h = CARD_MM
+    local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    c, s = np.cos(angle), np.sin(angle)
+    return local @ np.array([[c, s], [-s, c]]) + center
+
+
+def place_cards(rng: np.random.Generator, count: int, min_gap_mm: float = 15.0) -> list[np.ndarray]:
+    """Card quads on the table (mm) at random places and angles that do not touch each other."""
+    quads: list[np.ndarray] = []
+    centres: list[np.ndarray] = []
+    reach = np.hypot(*CARD_MM) + min_gap_mm
+    while len(quads) < count:
+        centre = rng.uniform(120, SIZE_MM[0] - 120, 2)
+        if all(np.linalg.norm(centre - other) > reach for other in centres):
+            centres.append(centre)
+            quads.append(card_corners_mm(centre, rng.uniform(0, np.pi)))
+    return quads
+
+
+def render(seed: int, cards: int = 4, tilt: float = 0.12, light: float = 1.0) -> Scene:
+    """A 1280x720 frame of the table with ``cards`` cards, and the same view empty."""
+    rng = np.random.default_rng(seed)
+    px_per_mm = 1.0
+    table_px = tuple(round(s * px_per_mm) for s in SIZE_MM)
+    table = cloth(rng, table_px)
+    empty_table = table.copy()
+    quads = place_cards(rng, cards)
+    for quad in quads:
+        picture = card_image(rng, face_up=bool(rng.random() < 0.75))
+        ph, pw = picture.shape[:2]
+        source = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
+        warp = cv2.getPerspectiveTransform(source, (quad * px_per_mm).astype(np.float32))
+        layer = cv2.warpPerspective(picture, warp, (table.shape[1], table.shape[0]), flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.full((ph, pw), 255, np.uint8), warp, (table.shape[1], table.shape[0]))
+        table[mask > 127] = layer[mask > 127]
+    corners_px = camera_corners(rng, tilt)
+    to_image = cv2.getPerspectiveTransform(
+        (table_corners_mm(SIZE_MM) * px_per_mm).astype(np.float32), corners_px.astype(np.float32)
+    )
+    floor = np.full((FRAME_SIZE[1], FRAME_SIZE[0], 3), (70, 75, 80), np.uint8)
+
+    def view(picture: np.ndarray) -> np.ndarray:
+        warped = cv2.warpPerspective(
+            picture, to_image, FRAME_SIZE, dst=floor.copy(), borderMode=cv2.BORDER_TRANSPARENT
+        )
+        marked = draw_markers(warped, corners_px, SIZE_MM)
+        return np.clip(marked.astype(np.float32) * light, 0, 255).astype(np.uint8)
+
+    scale = np.diag([px_per_mm, px_per_mm, 1.0])
+    table_to_image = to_image @ scale
+
+    def project(quad: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(quad.reshape(-1, 1, 2), table_to_image).reshape(-1, 2)
+
+    return Scene(view(table), view(empty_table), corners_px, [project(q) for q in quads], quads)
