@@ -1,0 +1,98 @@
+"""Open a database by URL, tuned for durability, and bring its schema up to date.
+
+SQLite (the default, a file in the user's data folder) runs in WAL mode with
+``synchronous=FULL``: a committed transaction is on disk when the commit returns.
+PostgreSQL commits durably by default (``synchronous_commit=on``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+from companion.errors import MalformedInput
+from companion.paths import PROJECT_ROOT, data_dir
+
+MIGRATIONS_DIR = PROJECT_ROOT / "migrations"
+SQLITE_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=FULL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA busy_timeout=30000",
+)
+
+
+def default_url() -> str:
+    """The SQLite file under the user's data folder."""
+    return f"sqlite:///{data_dir() / 'companion.db'}"
+
+
+def resolve_url(url: str | None) -> str:
+    """A database URL from ``--db``: a SQLAlchemy URL, a file path (SQLite), or None (default)."""
+    if not url:
+        return default_url()
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    if url.startswith(("postgres://", "postgresql://")):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    try:
+        make_url(url).get_dialect()
+    except (ArgumentError, NoSuchModuleError) as error:
+        raise MalformedInput(f"bad database URL {url!r}: {error}") from None
+    return url
+
+
+def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def connect(url: str | None) -> Engine:
+    """An engine for ``url`` (see :func:`resolve_url`); SQLite files get their folder created."""
+    resolved = make_url(resolve_url(url))
+    if resolved.get_backend_name() == "sqlite":
+        if resolved.database and resolved.database != ":memory:":
+            Path(resolved.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(resolved, connect_args={"timeout": 30})
+        event.listen(engine, "connect", _tune_sqlite)
+        return engine
+    return create_engine(resolved, pool_pre_ping=True)
+
+
+def _alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+def head_revision() -> str:
+    """The newest schema revision this code knows."""
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema revision stored in the database (None for an empty one)."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade(engine: Engine) -> None:
+    """Migrate the schema to the newest revision (a no-op when it is already there)."""
+    if current_revision(engine) == head_revision():
+        return
+    config = _alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,479 @@
+"""The store: players, teams, matches, games, their append-only event logs, evidence, tournaments.
+
+One :class:`Store` per process; it is safe to share between threads. Every method
+runs in its own transaction, committed before it returns, so whatever a method
+acknowledged survives a crash of the process or the machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from companion.errors import IllegalAction, MalformedInput, UnknownName
+from companion.paths import data_dir
+from companion.store import schema
+from companion.store.database import connect, upgrade
+
+GAME_STATUSES = ("live", "complete", "abandoned")
+_APPEND_ATTEMPTS = 20
+
+
+def canonical_json(value: Any) -> str:
+    """The one text form of a JSON value: sorted keys, no spaces (equal values, equal text)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A stored game without its events: ``header`` is its record minus ``events``."""
+
+    id: int
+    match_id: int | None
+    header: dict[str, Any]
+    status: str
+    events: int
+    created_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A snapshot file kept for a game (a trick's table image, its readings)."""
+
+    id: int
+    game_id: int
+    trick: int | None
+    path: Path
+    sha256: str
+    size: int
+    note: dict[str, Any]
+
+
+class Store:
+    """Durable records on SQLite (default) or PostgreSQL; see ``docs/architecture.md``."""
+
+    def __init__(self, engine: Engine, evidence_dir: Path) -> None:
+        self.engine = engine
+        self.evidence_dir = evidence_dir
+
+    @classmethod
+    def open(cls, url: str | None = None, *, evidence_dir: Path | None = None) -> Store:
+        """Connect to ``url`` (None: the SQLite file in the data folder) and migrate its schema."""
+        engine = connect(url)
+        upgrade(engine)
+        return cls(engine, evidence_dir or data_dir() / "evidence")
+
+    @property
+    def backend(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.engine.dialect.name
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # players and teams
+
+    def add_player(self, name: str) -> int:
+        """The id of the player called ``name``, created if new."""
+        with self.engine.begin() as connection:
+            return _player_id(connection, name)
+
+    def players(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(schema.players).order_by(schema.players.c.name))
+            return [{"id": row.id, "name": row.name} for row in rows]
+
+    def add_team(self, name: str, members: Sequence[str]) -> int:
+        """Create the team ``name`` of the players ``members`` (created if new)."""
+        if not members:
+            raise MalformedInput(f"team {name!r} has no members")
+        with self.engine.begin() as connection:
+            if connection.scalar(select(schema.teams.c.id).where(schema.teams.c.name == name)):
+                raise IllegalAction(f"team {name!r} already exists")
+            team_id = int(
+                connection.execute(
+                    insert(schema.teams).values(name=name, created_at=_now())
+                ).inserted_primary_key[0]
+            )
+            connection.execute(
+                insert(schema.team_members),
+                [
+                    {"team_id": team_id, "player_id": _player_id(connection, member), "position": i}
+                    for i, member in enumerate(members)
+                ],
+            )
+            return team_id
+
+    def teams(self) -> list[dict[str, Any]]:
+        query = (
+            select(schema.teams.c.id, schema.teams.c.name, schema.players.c.name.label("member"))
+            .join(schema.team_members, schema.team_members.c.team_id == schema.teams.c.id)
+            .join(schema.players, schema.players.c.id == schema.team_members.c.player_id)
+            .order_by(schema.teams.c.name, schema.team_members.c.position)
+        )
+        teams: dict[int, dict[str, Any]] = {}
+        with self.engine.connect() as connection:
+            for row in connection.execute(query):
+                teams.setdefault(row.id, {"id": row.id, "name": row.name, "members": []})["members"].append(
+                    row.member
+                )
+        return list(teams.values())
+
+    # matches and games
+
+    def create_match(
+        self, rules: Any, players: Sequence[str], target: int, *, tournament_id: int | None = None
+    ) -> int:
+        """A match (partida): games between ``players`` until one side has won ``target`` games."""
+        if target < 1:
+            raise MalformedInput(f"match target must be at least 1 game, got {target}")
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                insert(schema.matches).values(
+                    rules=rules,
+                    players=list(players),
+                    target=target,
+                    tournament_id=tournament_id,
+                    created_at=_now(),
+                )
+            )
+            return int(result.inserted_primary_key[0])
+
+    def match(self, match_id: int) -> dict[str, Any]:
+        """A match with the ids of its games, in order."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(schema.matches).where(schema.matches.c.id == match_id)).first()
+            if row is None:
+                raise UnknownName(f"no match {match_id}")
+            game_ids = connection.scalars(
+                select(schema.games.c.id)
+                .where(schema.games.c.match_id == match_id)
+                .order_by(schema.games.c.id)
+            )
+            return {
+                "id": row.id,
+                "rules": row.rules,
+                "players": row.players,
+                "target": row.target,
+                "tournament_id": row.tournament_id,
+                "games": list(game_ids),
+            }
+
+    def create_game(
+        self,
+        rules: Any,
+        players: Sequence[str],
+        first: int = 0,
+        *,
+        match_id: int | None = None,
+        **header: Any,
+    ) -> int:
+        """Start a live game; ``header`` holds any further record fields besides the events."""
+        full = {**header, "rules": rules, "players": list(players), "first": first}
+        with self.engine.begin() as connection:
+            return _insert_game(connection, full, match_id, "live")
+
+    def import_record(self, record: Mapping[str, Any], *, match_id: int | None = None) -> int:
+        """Store a whole game record (``rules``, ``players``, ``first``, ``events``) as a complete game."""
+        if not isinstance(record.get("events"), list):
+            raise MalformedInput(f"a game record needs a list of events, got {record.get('events')!r}")
+        header = {key: value for key, value in record.items() if key != "events"}
+        with self.engine.begin() as connection:
+            game_id = _insert_game(connection, header, match_id, "complete")
+            now = _now()
+            if record["events"]:
+                connection.execute(
+                    insert(schema.events),
+                    [
+                        {"game_id": game_id, "seq": seq, "payload": canonical_json(event), "stored_at": now}
+                        for seq, event in enumerate(record["events"])
+                    ],
+                )
+            return game_id
+
+    def append_event(self, game_id: int, event: Mapping[str, Any], seq: int | None = None) -> int:
+        """Append ``event`` to the game's log and return its position (0 for the first).
+
+        Durable on return. With ``seq`` the append is idempotent: storing the same event at
+        the same ``seq`` again (a retry after a crash or a lost reply) changes nothing, while a
+        different event there raises :class:`IllegalAction`; a ``seq`` past the end raises
+        :class:`MalformedInput`. Without ``seq`` the event goes at the end.
+        """
+        payload = canonical_json(event)
+        for _ in range(_APPEND_ATTEMPTS):
+            at = self._next_seq(game_id) if seq is None else seq
+            try:
+                with self.engine.begin() as connection:
+                    _insert_event(connection, game_id, at, payload)
+                return at
+            except IntegrityError:
+                stored = self._stored_payload(game_id, at)
+                if stored is None:
+                    raise UnknownName(f"no game {game_id}") from None
+                if seq is not None:
+                    if stored == payload:
+                        return seq
+                    raise IllegalAction(
+                        f"game {game_id} already has a different event at seq {seq}: {stored}"
+                    ) from None
+        raise IllegalAction(f"could not append to game {game_id}: {_APPEND_ATTEMPTS} concurrent conflicts")
+
+    def events(self, game_id: int, after: int = -1) -> list[dict[str, Any]]:
+        """The game's events with ``seq > after``, in order (after=-1: all of them)."""
+        self.game(game_id)
+        query = (
+            select(schema.events.c.payload)
+            .where(schema.events.c.game_id == game_id, schema.events.c.seq > after)
+            .order_by(schema.events.c.seq)
+        )
+        with self.engine.connect() as connection:
+            return [json.loads(payload) for payload in connection.scalars(query)]
+
+    def game_record(self, game_id: int) -> dict[str, Any]:
+        """The game as a record dict (``GameRecord.from_dict`` reads it); replaying it resumes the game."""
+        return {**self.game(game_id).header, "events": self.events(game_id)}
+
+    def game(self, game_id: int) -> GameSummary:
+        """The stored game ``game_id``; raises :class:`UnknownName` when there is none."""
+        summaries = self._summaries(schema.games.c.id == game_id)
+        if not summaries:
+            raise UnknownName(f"no game {game_id}")
+        return summaries[0]
+
+    def games(self, *, status: str | None = None, match_id: int | None = None) -> list[GameSummary]:
+        """Stored games, oldest first, optionally only those with ``status`` or of one match."""
+        conditions = []
+        if status is not None:
+            conditions.append(schema.games.c.status == _checked_status(status))
+        if match_id is not None:
+            conditions.append(schema.games.c.match_id == match_id)
+        return self._summaries(*conditions)
+
+    def finish_game(self, game_id: int, status: str = "complete") -> None:
+        """Mark the game complete (or abandoned); its log stays open for corrections."""
+        with self.engine.begin() as connection:
+            done = connection.execute(
+                update(schema.games)
+                .where(schema.games.c.id == game_id)
+                .values(status=_checked_status(status), finished_at=_now())
+            )
+            if done.rowcount == 0:
+                raise UnknownName(f"no game {game_id}")
+
+    # evidence
+
+    def add_evidence(
+        self,
+        game_id: int,
+        content: bytes,
+        *,
+        trick: int | None = None,
+        suffix: str = ".jpg",
+        note: Mapping[str, Any] | None = None,
+    ) -> Evidence:
+        """Keep ``content`` (an image, readings) as evidence: written, synced, recorded with its sha256."""
+        self.game(game_id)
+        digest = hashlib.sha256(content).hexdigest()
+        path = self.evidence_dir / str(game_id) / f"{digest}{suffix}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            partial = path.with_suffix(path.suffix + ".partial")
+            with partial.open("wb") as handle:
+                handle.write(content)
+                handle.flush()
+                os.fsync(handle.fileno())
+            partial.replace(path)
+        values = {
+            "game_id": game_id,
+            "trick": trick,
+            "path": str(path),
+            "sha256": digest,
+            "size": len(content),
+            "note": dict(note or {}),
+            "stored_at": _now(),
+        }
+        try:
+            with self.engine.begin() as connection:
+                values["id"] = connection.execute(
+                    insert(schema.evidence).values(values)
+                ).inserted_primary_key[0]
+        except IntegrityError:  # the same snapshot again
+            with self.engine.connect() as connection:
+                values["id"] = connection.scalar(
+                    select(schema.evidence.c.id).where(
+                        schema.evidence.c.game_id == game_id, schema.evidence.c.sha256 == digest
+                    )
+                )
+        return _evidence(values)
+
+    def evidence(self, game_id: int) -> list[Evidence]:
+        query = (
+            select(schema.evidence).where(schema.evidence.c.game_id == game_id).order_by(schema.evidence.c.id)
+        )
+        with self.engine.connect() as connection:
+            return [_evidence(row._asdict()) for row in connection.execute(query)]
+
+    # tournaments
+
+    def save_tournament(self, document: Mapping[str, Any]) -> int:
+        """Create or replace the tournament named ``document["name"]``; returns its id."""
+        name, kind = document.get("name"), document.get("format")
+        if not isinstance(name, str) or not isinstance(kind, str):
+            raise MalformedInput(f"a tournament needs a name and a format, got {name!r}, {kind!r}")
+        table = schema.tournaments
+        with self.engine.begin() as connection:
+            existing = connection.scalar(select(table.c.id).where(table.c.name == name))
+            if existing is None:
+                result = connection.execute(
+                    insert(table).values(
+                        name=name, format=kind, document=dict(document), created_at=_now(), updated_at=_now()
+                    )
+                )
+                return int(result.inserted_primary_key[0])
+            connection.execute(
+                update(table)
+                .where(table.c.id == existing)
+                .values(format=kind, document=dict(document), updated_at=_now())
+            )
+            return int(existing)
+
+    def tournament(self, name: str) -> dict[str, Any]:
+        table = schema.tournaments
+        with self.engine.connect() as connection:
+            document = connection.scalar(select(table.c.document).where(table.c.name == name))
+        if document is None:
+            raise UnknownName(f"no tournament {name!r}")
+        return dict(document)
+
+    def tournament_names(self) -> list[str]:
+        table = schema.tournaments
+        with self.engine.connect() as connection:
+            return list(connection.scalars(select(table.c.name).order_by(table.c.created_at, table.c.id)))
+
+    # helpers
+
+    def _next_seq(self, game_id: int) -> int:
+        with self.engine.connect() as connection:
+            last = connection.scalar(
+                select(func.max(schema.events.c.seq)).where(schema.events.c.game_id == game_id)
+            )
+        return 0 if last is None else int(last) + 1
+
+    def _stored_payload(self, game_id: int, seq: int) -> str | None:
+        with self.engine.connect() as connection:
+            if connection.scalar(select(schema.games.c.id).where(schema.games.c.id == game_id)) is None:
+                return None
+            return connection.scalar(
+                select(schema.events.c.payload).where(
+                    schema.events.c.game_id == game_id, schema.events.c.seq == seq
+                )
+            )
+
+    def _summaries(self, *conditions: Any) -> list[GameSummary]:
+        counts = (
+            select(schema.events.c.game_id, func.count().label("n"))
+            .group_by(schema.events.c.game_id)
+            .subquery()
+        )
+        query = (
+            select(schema.games, func.coalesce(counts.c.n, 0).label("n"))
+            .outerjoin(counts, counts.c.game_id == schema.games.c.id)
+            .where(*conditions)
+            .order_by(schema.games.c.id)
+        )
+        with self.engine.connect() as connection:
+            return [
+                GameSummary(
+                    row.id,
+                    row.match_id,
+                    dict(row.header),
+                    row.status,
+                    int(row.n),
+                    row.created_at,
+                    row.finished_at,
+                )
+                for row in connection.execute(query)
+            ]
+
+
+def _checked_status(status: str) -> str:
+    if status not in GAME_STATUSES:
+        raise MalformedInput(f"unknown game status {status!r}: expected one of {', '.join(GAME_STATUSES)}")
+    return status
+
+
+def _player_id(connection: Connection, name: str) -> int:
+    name = name.strip()
+    if not name:
+        raise MalformedInput("a player needs a name, got an empty one")
+    found = connection.scalar(select(schema.players.c.id).where(schema.players.c.name == name))
+    if found is not None:
+        return int(found)
+    result = connection.execute(insert(schema.players).values(name=name, created_at=_now()))
+    return int(result.inserted_primary_key[0])
+
+
+def _insert_game(connection: Connection, header: dict[str, Any], match_id: int | None, status: str) -> int:
+    players = header.get("players")
+    if not isinstance(players, list) or not players:
+        raise MalformedInput(f"a game needs a list of players, got {players!r}")
+    result = connection.execute(
+        insert(schema.games).values(match_id=match_id, header=header, status=status, created_at=_now())
+    )
+    game_id = int(result.inserted_primary_key[0])
+    seats = [
+        {"game_id": game_id, "seat": seat, "player_id": _player_id(connection, name)}
+        for seat, name in enumerate(players)
+        if isinstance(name, str)
+    ]
+    if seats:
+        connection.execute(insert(schema.game_seats), seats)
+    return game_id
+
+
+def _insert_event(connection: Connection, game_id: int, seq: int, payload: str) -> None:
+    """Insert first (taking the write lock), then check that ``seq`` leaves no gap."""
+    if seq < 0:
+        raise MalformedInput(f"event seq must be 0 or more, got {seq}")
+    connection.execute(
+        insert(schema.events).values(game_id=game_id, seq=seq, payload=payload, stored_at=_now())
+    )
+    before = connection.scalar(
+        select(func.count()).where(schema.events.c.game_id == game_id, schema.events.c.seq < seq)
+    )
+    if before != seq:
+        raise MalformedInput(
+            f"event seq {seq} of game {game_id} leaves a gap: the log has {before} events before it"
+        )
+
+
+def _evidence(values: Mapping[str, Any]) -> Evidence:
+    return Evidence(
+        int(values["id"]),
+        int(values["game_id"]),
+        values["trick"],
+        Path(values["path"]),
+        values["sha256"],
+        int(values["size"]),
+        dict(values["note"]),
+    )

@@ -1,0 +1,116 @@
+import hashlib
+
+import pytest
+from sqlalchemy import inspect
+
+from companion.errors import IllegalAction, MalformedInput, UnknownName
+from companion.store import Store
+from companion.store.database import current_revision, head_revision, resolve_url
+from companion.store.schema import metadata
+
+TRUMP = {"type": "trump", "card": "4O"}
+PLAY = {"type": "play", "seat": 0, "card": "1C"}
+
+
+def test_open_migrates_to_the_newest_schema_and_reopens(db_url, tmp_path):
+    with Store.open(db_url, evidence_dir=tmp_path) as store:
+        assert current_revision(store.engine) == head_revision()
+        tables = set(inspect(store.engine).get_table_names())
+        assert set(metadata.tables) <= tables
+        game = store.create_game("brisca-2", ["Ana", "Luis"])
+    with Store.open(db_url, evidence_dir=tmp_path) as again:
+        assert again.game(game).header == {"rules": "brisca-2", "players": ["Ana", "Luis"], "first": 0}
+
+
+def test_append_is_ordered_and_idempotent_by_seq(store):
+    game = store.create_game("brisca-2", ["Ana", "Luis"], 1)
+    assert store.append_event(game, TRUMP) == 0
+    assert store.append_event(game, PLAY, 1) == 1
+    assert store.append_event(game, PLAY, 1) == 1  # a retry stores nothing new
+    assert store.append_event(game, TRUMP, 0) == 0
+    assert store.game_record(game) == {
+        "rules": "brisca-2",
+        "players": ["Ana", "Luis"],
+        "first": 1,
+        "events": [TRUMP, PLAY],
+    }
+    assert store.game(game).events == 2
+    assert store.events(game, after=0) == [PLAY]
+
+
+def test_append_refuses_rewrites_gaps_and_unknown_games(store):
+    game = store.create_game("brisca-2", ["Ana", "Luis"])
+    store.append_event(game, TRUMP)
+    with pytest.raises(IllegalAction, match="different event at seq 0"):
+        store.append_event(game, PLAY, 0)
+    with pytest.raises(MalformedInput, match="seq 5 .* gap"):
+        store.append_event(game, PLAY, 5)
+    with pytest.raises(MalformedInput, match="-1"):
+        store.append_event(game, PLAY, -1)
+    with pytest.raises(UnknownName, match="no game 999"):
+        store.append_event(999, PLAY)
+    assert store.events(game) == [TRUMP]
+
+
+def test_import_record_round_trips_and_links_players(store):
+    record = {"rules": {"preset": "brisca-4"}, "players": ["A", "B", "C", "D"], "first": 2, "events": [TRUMP]}
+    game = store.import_record(record)
+    assert store.game_record(game) == record
+    assert store.game(game).status == "complete"
+    assert [p["name"] for p in store.players()] == ["A", "B", "C", "D"]
+    with pytest.raises(MalformedInput, match="events"):
+        store.import_record({"rules": "brisca-2", "players": ["A", "B"], "first": 0})
+
+
+def test_games_filter_by_status_and_match(store):
+    match = store.create_match("brisca-2", ["Ana", "Luis"], target=2)
+    first = store.create_game("brisca-2", ["Ana", "Luis"], match_id=match)
+    second = store.create_game("brisca-2", ["Luis", "Ana"], match_id=match)
+    other = store.create_game("brisca-2", ["Eva", "Luis"])
+    store.finish_game(first)
+    assert [g.id for g in store.games(status="live")] == [second, other]
+    assert [g.id for g in store.games(match_id=match)] == [first, second]
+    assert store.match(match)["games"] == [first, second]
+    assert store.game(first).finished_at is not None
+    with pytest.raises(MalformedInput, match="'paused'"):
+        store.finish_game(second, "paused")
+    with pytest.raises(UnknownName):
+        store.finish_game(12345)
+    with pytest.raises(MalformedInput, match="target"):
+        store.create_match("brisca-2", ["A", "B"], target=0)
+
+
+def test_teams_keep_member_order(store):
+    store.add_team("Los de siempre", ["Eva", "Ana"])
+    assert store.teams()[0]["members"] == ["Eva", "Ana"]
+    with pytest.raises(IllegalAction, match="Los de siempre"):
+        store.add_team("Los de siempre", ["Luis"])
+    assert store.add_player("Eva") == store.add_player(" Eva ")
+
+
+def test_evidence_is_written_with_its_hash_once(store):
+    game = store.create_game("brisca-2", ["Ana", "Luis"])
+    content = b"\x89PNG fake snapshot"
+    item = store.add_evidence(game, content, trick=3, suffix=".png", note={"readings": 2})
+    again = store.add_evidence(game, content, trick=3, suffix=".png")
+    assert item.id == again.id
+    assert item.sha256 == hashlib.sha256(content).hexdigest()
+    assert hashlib.sha256(item.path.read_bytes()).hexdigest() == item.sha256
+    assert store.evidence(game) == [item]
+
+
+def test_tournament_documents_are_saved_by_name(store):
+    first = store.save_tournament({"name": "Invierno", "format": "league", "rounds": []})
+    again = store.save_tournament({"name": "Invierno", "format": "league", "rounds": [[1]]})
+    assert first == again
+    assert store.tournament("Invierno")["rounds"] == [[1]]
+    assert store.tournament_names() == ["Invierno"]
+    with pytest.raises(UnknownName, match="Verano"):
+        store.tournament("Verano")
+
+
+def test_resolve_url_accepts_paths_and_plain_postgres(tmp_path):
+    assert resolve_url(str(tmp_path / "x.db")) == f"sqlite:///{tmp_path / 'x.db'}"
+    assert resolve_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    with pytest.raises(MalformedInput, match="nope"):
+        resolve_url("nope://")
