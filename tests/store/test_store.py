@@ -43,7 +43,7 @@ def test_append_refuses_rewrites_gaps_and_unknown_games(store):
     store.append_event(game, TRUMP)
     with pytest.raises(IllegalAction, match="different event at seq 0"):
         store.append_event(game, PLAY, 0)
-    with pytest.raises(MalformedInput, match="seq 5 .* gap"):
+    with pytest.raises(MalformedInput, match=r"seq 5 .* gap"):
         store.append_event(game, PLAY, 5)
     with pytest.raises(MalformedInput, match="-1"):
         store.append_event(game, PLAY, -1)

@@ -1,0 +1,36 @@
+"""Generated tournaments: seeded random results until the end."""
+
+from __future__ import annotations
+
+import random
+
+from companion.tournament import Entrant, Result, Tournament, finished, next_round, record_result, withdraw
+
+
+def names(count: int) -> list[Entrant]:
+    return [Entrant.of(f"P{i:02d}") for i in range(1, count + 1)]
+
+
+def random_result(rng: random.Random, *, decisive: bool) -> Result:
+    """A best-of-three-ish match result with card points that add up to 120 per game."""
+    home = rng.randint(0, 2)
+    away = rng.randint(0, 2)
+    if decisive and home == away:
+        home += 1
+    games = home + away
+    home_points = sum(rng.randint(0, 120) for _ in range(games))
+    return Result(home, away, home_points, 120 * games - home_points, "hand")
+
+
+def play_out(tournament: Tournament, seed: int, withdraw_at: dict[int, str] | None = None) -> Tournament:
+    """Pair and play every round with seeded random results; withdraw entrants before given rounds."""
+    rng = random.Random(seed)
+    while not finished(tournament):
+        number = len(tournament.rounds) + 1
+        if withdraw_at and number in withdraw_at and withdraw_at[number] in tournament.active():
+            tournament = withdraw(tournament, withdraw_at[number])
+        tournament = next_round(tournament)
+        for pairing in tournament.pending():
+            result = random_result(rng, decisive=tournament.format == "knockout")
+            tournament = record_result(tournament, pairing.round, pairing.table, result)
+    return tournament
