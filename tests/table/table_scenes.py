@@ -25,6 +25,7 @@ class Scene:
     corners_px: np.ndarray  # true table corners 0..3 in the frame
     cards_px: list[np.ndarray]  # true corners of each card in the frame
     cards_mm: list[np.ndarray]  # the same on the table
+    clear: list[bool]  # for each card, whether no hand touches it
 
 
 def camera_corners(rng: np.random.Generator, tilt: float = 0.12) -> np.ndarray:
@@ -85,39 +86,64 @@ def place_cards(rng: np.random.Generator, count: int, min_gap_mm: float = 15.0) 
     return quads
 
 
-def render(seed: int, cards: int = 4, tilt: float = 0.12, light: float = 1.0) -> Scene:
-    """A 1280x720 frame of the table with ``cards`` cards, and the same view empty."""
+def draw_hand(rng: np.random.Generator, table: np.ndarray) -> np.ndarray:
+    """Draws a skin-coloured hand and forearm reaching in from the bottom edge; returns its mask."""
+    h, w = table.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    tip = (int(rng.integers(w // 4, 3 * w // 4)), int(rng.integers(h // 3, 2 * h // 3)))
+    skin = tuple(int(c) for c in rng.integers([90, 120, 170], [130, 160, 230]))
+    elbow = (tip[0] + int(rng.integers(-150, 150)), h)
+    angle = float(rng.uniform(0, 180))
+    for canvas, colour in ((table, skin), (mask, 255)):
+        cv2.line(canvas, tip, elbow, colour, 90)
+        cv2.ellipse(canvas, tip, (55, 75), angle, 0, 360, colour, -1)
+    return mask
+
+
+def untouched(quad: np.ndarray, mask: np.ndarray, margin_mm: int = 10) -> bool:
+    """Whether a card quad (table mm) stays ``margin_mm`` away from the mask (1 px per mm)."""
+    card = np.zeros_like(mask)
+    cv2.fillConvexPoly(card, np.round(quad).astype(np.int32), 255)
+    card = cv2.dilate(card, np.ones((2 * margin_mm + 1, 2 * margin_mm + 1), np.uint8))
+    return not np.any(card & mask)
+
+
+def render(
+    seed: int, cards: int = 4, tilt: float = 0.12, light: float = 1.0, noise: float = 0.0, hand: bool = False
+) -> Scene:
+    """A 1280x720 frame of the table with ``cards`` cards, and the same view empty, lit at 1.
+
+    ``light`` scales the frame's brightness, ``noise`` adds sensor noise (std, grey levels),
+    ``hand`` draws a hand reaching over the table (it is no card: proposals on it are wrong).
+    """
     rng = np.random.default_rng(seed)
-    px_per_mm = 1.0
-    table_px = tuple(round(s * px_per_mm) for s in SIZE_MM)
-    table = cloth(rng, table_px)
+    table = cloth(rng, (round(SIZE_MM[0]), round(SIZE_MM[1])))  # 1 px per mm
     empty_table = table.copy()
     quads = place_cards(rng, cards)
     for quad in quads:
         picture = card_image(rng, face_up=bool(rng.random() < 0.75))
         ph, pw = picture.shape[:2]
         source = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
-        warp = cv2.getPerspectiveTransform(source, (quad * px_per_mm).astype(np.float32))
+        warp = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
         layer = cv2.warpPerspective(picture, warp, (table.shape[1], table.shape[0]), flags=cv2.INTER_AREA)
         mask = cv2.warpPerspective(np.full((ph, pw), 255, np.uint8), warp, (table.shape[1], table.shape[0]))
         table[mask > 127] = layer[mask > 127]
+    hand_mask = draw_hand(rng, table) if hand else np.zeros(table.shape[:2], np.uint8)
+    clear = [untouched(quad, hand_mask) for quad in quads]
     corners_px = camera_corners(rng, tilt)
     to_image = cv2.getPerspectiveTransform(
-        (table_corners_mm(SIZE_MM) * px_per_mm).astype(np.float32), corners_px.astype(np.float32)
+        table_corners_mm(SIZE_MM).astype(np.float32), corners_px.astype(np.float32)
     )
     floor = np.full((FRAME_SIZE[1], FRAME_SIZE[0], 3), (70, 75, 80), np.uint8)
 
-    def view(picture: np.ndarray) -> np.ndarray:
+    def view(picture: np.ndarray, light: float = 1.0) -> np.ndarray:
         warped = cv2.warpPerspective(
             picture, to_image, FRAME_SIZE, dst=floor.copy(), borderMode=cv2.BORDER_TRANSPARENT
         )
-        marked = draw_markers(warped, corners_px, SIZE_MM)
-        return np.clip(marked.astype(np.float32) * light, 0, 255).astype(np.uint8)
-
-    scale = np.diag([px_per_mm, px_per_mm, 1.0])
-    table_to_image = to_image @ scale
+        marked = draw_markers(warped, corners_px, SIZE_MM).astype(np.float32) * light
+        return np.clip(marked + rng.normal(0, noise, marked.shape), 0, 255).astype(np.uint8)
 
     def project(quad: np.ndarray) -> np.ndarray:
-        return cv2.perspectiveTransform(quad.reshape(-1, 1, 2), table_to_image).reshape(-1, 2)
+        return cv2.perspectiveTransform(quad.reshape(-1, 1, 2), to_image).reshape(-1, 2)
 
-    return Scene(view(table), view(empty_table), corners_px, [project(q) for q in quads], quads)
+    return Scene(view(table, light), view(empty_table), corners_px, [project(q) for q in quads], quads, clear)

@@ -1,0 +1,182 @@
+"""Propose card quads from what changed on the table: a cheap signal a fixed overhead camera gives.
+
+The frame is rectified onto the table plane at a coarse scale and compared with a
+background model of the empty table (a reference frame, slowly refreshed where
+nothing changed, so light drifting through the evening does not matter). Changed
+regions are cleaned with morphology; each contour's minimum-area rectangle is
+kept when its sides match the known card size, split when it holds a row of
+cards, and small fragments that together make one card are merged. Proposals
+come back as :class:`~companion.vision.readings.Reading` in image pixels, with
+no identity; the face is a hint from colour (faces are mostly white).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import cv2
+import numpy as np
+
+from companion.table.profile import TableProfile
+from companion.vision.readings import Face, Reading
+
+
+@dataclass(frozen=True)
+class ProposerConfig:
+    """Thresholds of the change-based proposer."""
+
+    px_per_mm: float = 0.5  # scale of the rectified table it works on
+    threshold: float = (
+        20.0  # colour distance (0..255 per channel, averaged over 5x5 px) that counts as a change
+    )
+    size_tolerance: float = 0.22  # allowed relative error of each card side
+    min_fill: float = 0.72  # contour area / rectangle area below which a blob is not a card
+    background_rate: float = 0.03  # how fast unchanged pixels refresh the background
+    white_fraction_up: float = 0.3  # share of bright unsaturated pixels that says "face up"
+
+
+@dataclass(frozen=True)
+class _Box:
+    """A card-sized rectangle on the rectified table: centre (px), sides (px), angle (deg), fit in 0..1."""
+
+    center: tuple[float, float]
+    size: tuple[float, float]
+    angle: float
+    fit: float
+
+
+class ChangeProposer:
+    """Oriented card proposals from the difference with the empty table.
+
+    ``empty_table`` is a frame of the table with no cards on it; without one, the
+    first frame given to :meth:`propose` is taken as the empty table.
+    """
+
+    def __init__(
+        self,
+        profile: TableProfile,
+        empty_table: np.ndarray | None = None,
+        config: ProposerConfig | None = None,
+    ) -> None:
+        self.profile = profile
+        self.config = config or ProposerConfig()
+        self._to_rectified = profile.rectify_matrix(self.config.px_per_mm)
+        self._size = tuple(round(side * self.config.px_per_mm) for side in profile.size_mm)
+        self._background: np.ndarray | None = None
+        if empty_table is not None:
+            self._background = self._rectify(empty_table).astype(np.float32)
+        card = np.asarray(sorted(profile.card_mm)) * self.config.px_per_mm
+        self._card = (float(card[0]), float(card[1]))
+
+    def _rectify(self, frame: np.ndarray) -> np.ndarray:
+        return cv2.warpPerspective(frame, self._to_rectified, self._size, flags=cv2.INTER_AREA)
+
+    def changed(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rectified frame and its mask of changed pixels (0/255); refreshes the background."""
+        table = self._rectify(frame)
+        if self._background is None:
+            self._background = table.astype(np.float32)
+        current = table.astype(np.float32)
+        sample = (slice(None, None, 7), slice(None, None, 7))  # the median of every 49th pixel is plenty
+        gain = np.median(current[sample].reshape(-1, 3), axis=0) / np.maximum(
+            np.median(self._background[sample].reshape(-1, 3), axis=0), 1.0
+        )
+        difference = cv2.absdiff(current, cv2.multiply(self._background, (*gain.tolist(), 0.0)))
+        blue, green, red = cv2.split(difference)
+        distance = cv2.blur(cv2.max(cv2.max(blue, green), red), (5, 5))  # averages out sensor noise
+        mask = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        still = (cv2.dilate(mask, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
+        unlit = cv2.multiply(current, (*(1.0 / gain).tolist(), 0.0))
+        cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
+        return table, mask
+
+    def propose(self, frame: np.ndarray) -> list[Reading]:
+        """Card proposals in ``frame`` (BGR), in image pixels, without identity."""
+        table, mask = self.changed(frame)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        boxes: list[_Box] = []
+        fragments: list[np.ndarray] = []
+        min_area = 0.15 * self._card[0] * self._card[1]
+        for contour in contours:
+            if cv2.contourArea(contour) < min_area:
+                continue
+            found = self._card_boxes(contour)
+            if found:
+                boxes.extend(found)
+            elif cv2.contourArea(contour) < self._card[0] * self._card[1]:
+                fragments.append(contour)
+        boxes.extend(self._merged(fragments))
+        hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
+        return [self._reading(box, hsv) for box in boxes]
+
+    def _side_fit(self, measured: float, expected: float) -> float:
+        """How well a measured side matches an expected one: 1 exact, 0 at the tolerance or worse."""
+        return max(0.0, 1.0 - abs(measured - expected) / (expected * self.config.size_tolerance))
+
+    def _card_boxes(self, contour: np.ndarray) -> list[_Box]:
+        """One box if the contour is a card, several if it is a row of cards side by side, else none."""
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        if w * h <= 0 or cv2.contourArea(contour) / (w * h) < self.config.min_fill:
+            return []
+        u = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+        v = np.array([-u[1], u[0]])
+        best = (0.0, 1, w, h, u, True)
+        for along, across, axis, row_is_w in ((w, h, u, True), (h, w, v, False)):
+            for card_across, card_along in (self._card, self._card[::-1]):
+                count = max(1, round(along / card_along))
+                fit = min(self._side_fit(across, card_across), self._side_fit(along / count, card_along))
+                if fit > best[0]:
+                    best = (fit, count, along, across, axis, row_is_w)
+        fit, count, along, across, axis, row_is_w = best
+        if fit <= 0:
+            return []
+        step = along / count
+        boxes = []
+        for i in range(count):
+            offset = (i - (count - 1) / 2) * step
+            size = (step, across) if row_is_w else (across, step)
+            boxes.append(_Box((cx + axis[0] * offset, cy + axis[1] * offset), size, angle, fit))
+        return boxes
+
+    def _merged(self, fragments: list[np.ndarray]) -> list[_Box]:
+        """Boxes made of two or three fragments that together have a card's size."""
+        boxes: list[_Box] = []
+        used: set[int] = set()
+        for count in (2, 3):
+            for group in combinations(range(len(fragments)), count):
+                if used.intersection(group):
+                    continue
+                union = np.vstack([fragments[i] for i in group])
+                hull = cv2.convexHull(union)
+                found = self._card_boxes(hull)
+                if len(found) == 1:
+                    boxes.extend(found)
+                    used.update(group)
+        return boxes
+
+    def _reading(self, box: _Box, hsv: np.ndarray) -> Reading:
+        corners = cv2.boxPoints((box.center, box.size, box.angle))
+        if np.linalg.norm(corners[1] - corners[0]) > np.linalg.norm(corners[2] - corners[1]):
+            corners = np.roll(corners, -1, axis=0)  # start at a corner of a short edge
+        corners_mm = corners / self.config.px_per_mm
+        return Reading(
+            corners=self.profile.to_image(corners_mm),
+            face=self._face(hsv, corners),
+            detection_confidence=round(box.fit, 4),
+        )
+
+    def _face(self, hsv: np.ndarray, corners: np.ndarray) -> Face:
+        """Face up when enough of the card is bright and unsaturated (the white of a face)."""
+        x, y, w, h = cv2.boundingRect(np.round(corners).astype(np.int32))
+        x, y = max(x, 0), max(y, 0)
+        hsv = hsv[y : y + h, x : x + w]
+        mask = np.zeros(hsv.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.round(corners - [x, y]).astype(np.int32), 255)
+        pixels = hsv[cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0]
+        if len(pixels) == 0:
+            return Face.DOWN
+        white = np.mean((pixels[:, 1] < 60) & (pixels[:, 2] > 150))
+        return Face.UP if white >= self.config.white_fraction_up else Face.DOWN
