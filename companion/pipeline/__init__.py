@@ -1,0 +1,1 @@
+"""The live pipeline: frames -> readings -> stable table state -> rules-aware game events."""

@@ -1,0 +1,50 @@
+"""Thresholds and timings of the live pipeline, one section per stage.
+
+Each stage receives only its own section; distances are in table millimetres
+(image pixels when no calibration is known), times in seconds of frame time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class TrackConfig:
+    """How readings become stable cards on the table."""
+
+    match_radius: float = 45.0  # a reading this close to a card is that card
+    still_radius: float = 8.0  # movement below this counts as lying still
+    settle_s: float = 0.35  # a card lying still this long counts as placed
+    min_sightings: int = 3  # and must have been seen in at least this many frames
+    absent_s: float = 1.2  # unseen this long (a hand over it is shorter): removed
+    revive_s: float = 4.0  # a card put back within this time, near where it was, is the same card
+    switch_confidence: float = 0.7  # a reading this sure of another card ...
+    switch_sightings: int = 4  # ... this many times in a row means the card was replaced
+
+
+@dataclass(frozen=True)
+class RecogniseConfig:
+    """How table changes and the rules become game events."""
+
+    trump_radius: float = 60.0  # a card this close to the trump spot is the trump card
+    stock_radius: float = 60.0  # face-down cards this close to the stock are the stock
+    sure: float = 0.6  # a consistent reading at least this probable is taken at once
+    margin: float = 0.25  # ... if it leads the next consistent card by this much
+    min_mass: float = 0.2  # below this, vision is sure of a card the rules exclude: doubtful
+    doubt_wait_s: float = 0.6  # a doubtful card is watched this much longer before it is flagged
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """How frames flow: queue sizes and pacing."""
+
+    queue_size: int = 2  # frames waiting for vision; older ones are dropped when live
+    evidence_quality: int = 80  # JPEG quality of the evidence snapshots
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    track: TrackConfig = field(default_factory=TrackConfig)
+    recognise: RecogniseConfig = field(default_factory=RecogniseConfig)
+    run: RunConfig = field(default_factory=RunConfig)

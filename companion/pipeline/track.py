@@ -1,0 +1,208 @@
+"""Tracking: per-frame readings -> a stable table state.
+
+A card counts as placed once it has lain still for ``settle_s``; a hand passing
+over it (a few frames without it) does not remove it; a card lifted and put back
+where it was keeps its identity number; its identity is the running fusion of
+the identifier's probabilities over every frame it was seen in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from companion.cards import Card
+from companion.pipeline.config import TrackConfig
+from companion.vision.readings import Face, Reading
+
+#: Probability given to a card absent from a reading's alternatives.
+FLOOR = 1e-3
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """One card on the table as the tracker knows it at one moment."""
+
+    id: int
+    position: tuple[float, float]
+    face: Face
+    placed: bool
+    still_since: float
+    last_seen: float
+    sightings: int
+    identity: tuple[tuple[Card, float], ...] = ()  # fused probabilities, most likely first
+
+    @property
+    def card(self) -> Card | None:
+        return self.identity[0][0] if self.identity else None
+
+    @property
+    def confidence(self) -> float:
+        return self.identity[0][1] if self.identity else 0.0
+
+    def probability(self, card: Card) -> float:
+        return next((p for c, p in self.identity if c == card), 0.0)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """What lies on the table at time ``t``."""
+
+    t: float
+    cards: tuple[TableCard, ...] = ()
+
+    def placed(self) -> tuple[TableCard, ...]:
+        return tuple(card for card in self.cards if card.placed)
+
+
+@dataclass
+class _Track:
+    id: int
+    anchor: np.ndarray
+    position: np.ndarray
+    face: Face
+    first_seen: float
+    still_since: float
+    last_seen: float
+    placed: bool = False
+    sightings: int = 0
+    named: int = 0  # sightings that carried an identity
+    log_sums: dict[Card, float] = field(default_factory=dict)
+    counts: dict[Card, int] = field(default_factory=dict)
+    switch_run: int = 0
+
+    def identity(self) -> tuple[tuple[Card, float], ...]:
+        """Geometric mean of the per-frame probabilities, normalised."""
+        if not self.named:
+            return ()
+        floor = math.log(FLOOR)
+        scores = {
+            card: (total + (self.named - self.counts[card]) * floor) / self.named
+            for card, total in self.log_sums.items()
+        }
+        top = max(scores.values())
+        weights = {card: math.exp(score - top) for card, score in scores.items()}
+        norm = sum(weights.values())
+        ranked = sorted(weights.items(), key=lambda item: -item[1])
+        return tuple((card, w / norm) for card, w in ranked)
+
+    def absorb(self, reading: Reading, t: float, config: TrackConfig) -> None:
+        center = np.asarray(reading.center, dtype=np.float64)
+        if np.linalg.norm(center - self.anchor) > config.still_radius:
+            self.anchor, self.still_since = center, t
+        self.position, self.face, self.last_seen = center, reading.face, t
+        self.sightings += 1
+        if reading.alternatives:
+            self.named += 1
+            for card, p in reading.alternatives:
+                self.log_sums[card] = self.log_sums.get(card, 0.0) + math.log(max(p, FLOOR))
+                self.counts[card] = self.counts.get(card, 0) + 1
+        if not self.placed and self.sightings >= config.min_sightings and t - self.still_since >= config.settle_s:
+            self.placed = True
+
+    def contradicted_by(self, reading: Reading, config: TrackConfig) -> bool:
+        """Whether ``reading`` is surely another card than the one this track surely is."""
+        identity = self.identity()
+        if not identity or reading.card is None:
+            return False
+        (mine, p_mine), theirs = identity[0], reading.card
+        return p_mine >= config.switch_confidence and reading.confidence >= config.switch_confidence and (
+            mine != theirs
+        )
+
+    def snapshot(self) -> TableCard:
+        return TableCard(
+            id=self.id,
+            position=(float(self.position[0]), float(self.position[1])),
+            face=self.face,
+            placed=self.placed,
+            still_since=self.still_since,
+            last_seen=self.last_seen,
+            sightings=self.sightings,
+            identity=self.identity(),
+        )
+
+
+class Tracker:
+    """Stateful stage: ``update(readings, t) -> TableState``; readings in table coordinates."""
+
+    def __init__(self, config: TrackConfig | None = None) -> None:
+        self.config = config or TrackConfig()
+        self._tracks: list[_Track] = []
+        self._lost: list[_Track] = []
+        self._next_id = 1
+
+    def update(self, readings: Sequence[Reading], t: float) -> TableState:
+        config = self.config
+        unmatched = self._match(readings, t)
+        for reading in unmatched:
+            self._tracks.append(self._revive(reading, t) or self._start(reading, t))
+        for track in [tr for tr in self._tracks if t - tr.last_seen > config.absent_s]:
+            self._tracks.remove(track)
+            self._lost.append(track)
+        self._lost = [tr for tr in self._lost if t - tr.last_seen <= config.revive_s]
+        return TableState(t=t, cards=tuple(track.snapshot() for track in self._tracks))
+
+    def _match(self, readings: Sequence[Reading], t: float) -> list[Reading]:
+        """Give each track its nearest reading (closest pairs first); return the rest."""
+        config = self.config
+        pairs = sorted(
+            (float(np.linalg.norm(np.asarray(reading.center) - track.position)), i, j)
+            for i, reading in enumerate(readings)
+            for j, track in enumerate(self._tracks)
+        )
+        used_readings: set[int] = set()
+        used_tracks: set[int] = set()
+        for distance, i, j in pairs:
+            if distance > config.match_radius:
+                break
+            if i in used_readings or j in used_tracks:
+                continue
+            used_readings.add(i)
+            used_tracks.add(j)
+            track, reading = self._tracks[j], readings[i]
+            if track.contradicted_by(reading, config):
+                track.switch_run += 1
+                if track.switch_run >= config.switch_sightings:
+                    self._tracks[j] = self._start(reading, t)  # the card was replaced in place
+                continue
+            track.switch_run = 0
+            track.absorb(reading, t, config)
+        return [reading for i, reading in enumerate(readings) if i not in used_readings]
+
+    def _start(self, reading: Reading, t: float) -> _Track:
+        center = np.asarray(reading.center, dtype=np.float64)
+        track = _Track(
+            id=self._next_id,
+            anchor=center,
+            position=center,
+            face=reading.face,
+            first_seen=t,
+            still_since=t,
+            last_seen=t,
+        )
+        self._next_id += 1
+        track.absorb(reading, t, self.config)
+        return track
+
+    def _revive(self, reading: Reading, t: float) -> _Track | None:
+        """The recently lost card put back near where it was, if ``reading`` can be it."""
+        center = np.asarray(reading.center, dtype=np.float64)
+        candidates = [
+            track
+            for track in self._lost
+            if np.linalg.norm(center - track.position) <= self.config.match_radius
+            and track.face == reading.face
+            and not track.contradicted_by(reading, self.config)
+        ]
+        if not candidates:
+            return None
+        track = min(candidates, key=lambda tr: float(np.linalg.norm(center - tr.position)))
+        self._lost.remove(track)
+        track.placed = False
+        track.anchor, track.still_since = center, t
+        track.absorb(reading, t, self.config)
+        return track

@@ -1,0 +1,79 @@
+from companion.cards import Card
+from companion.pipeline.config import TrackConfig
+from companion.pipeline.track import Tracker
+
+FPS = 10
+CONFIG = TrackConfig()
+
+
+def feed(tracker: Tracker, frames: list[list], start: float = 0.0):
+    state = None
+    for i, readings in enumerate(frames):
+        state = tracker.update(readings, start + i / FPS)
+    return state
+
+
+def test_a_card_is_placed_only_after_lying_still(seen):
+    tracker = Tracker(CONFIG)
+    moving = [[seen(100 + 20 * i, 100, "7O")] for i in range(8)]
+    state = feed(tracker, moving)
+    assert len(state.cards) == 1 and not state.cards[0].placed
+    state = feed(tracker, [[seen(240, 100, "7O")]] * 6, start=0.8)
+    (card,) = state.cards
+    assert card.placed and card.card == Card.parse("7O")
+    assert card.still_since >= 0.7
+
+
+def test_a_hand_over_a_card_does_not_remove_it(seen):
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(300, 300, "1C")]] * 6)
+    (card,) = state.placed()
+    hidden = int(CONFIG.absent_s * FPS) - 2
+    state = feed(tracker, [[]] * hidden, start=0.6)
+    assert [c.id for c in state.placed()] == [card.id]
+    state = feed(tracker, [[seen(301, 299, "1C")]] * 2, start=0.6 + hidden / FPS)
+    assert [c.id for c in state.placed()] == [card.id]
+
+
+def test_a_card_gone_for_longer_is_removed(seen):
+    tracker = Tracker(CONFIG)
+    feed(tracker, [[seen(300, 300, "1C")]] * 6)
+    state = feed(tracker, [[]] * int(CONFIG.absent_s * FPS + 3), start=0.6)
+    assert state.cards == ()
+
+
+def test_a_card_lifted_and_put_back_keeps_its_identity_number(seen):
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(300, 300, "3E")]] * 6)
+    (first,) = state.placed()
+    gone = int(CONFIG.absent_s * FPS) + 5
+    assert feed(tracker, [[]] * gone, start=0.6).cards == ()
+    state = feed(tracker, [[seen(310, 295, "3E")]] * 6, start=0.6 + gone / FPS)
+    (back,) = state.placed()
+    assert back.id == first.id
+
+
+def test_another_card_put_where_one_lay_is_a_new_card(seen):
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(300, 300, "5B")]] * 6)
+    (old,) = state.placed()
+    state = feed(tracker, [[seen(300, 300, "7B")]] * 12, start=0.6)
+    (new,) = state.placed()
+    assert new.id != old.id and new.card == Card.parse("7B")
+
+
+def test_identity_is_fused_over_frames_so_one_misread_does_not_win(seen):
+    tracker = Tracker(CONFIG)
+    frames = [[seen(200, 200, "12O", 0.6, ("11O", 0.3))]] * 5
+    frames.insert(2, [seen(200, 200, "11O", 0.5, ("12O", 0.4))])
+    (card,) = feed(tracker, frames).cards
+    assert card.card == Card.parse("12O")
+    assert 0.5 < card.confidence < 1.0
+    assert card.probability(Card.parse("11O")) > 0.0
+
+
+def test_two_cards_side_by_side_stay_two(seen):
+    tracker = Tracker(CONFIG)
+    frames = [[seen(200, 200, "1O"), seen(280, 200, "1B")]] * 6
+    state = feed(tracker, frames)
+    assert sorted(str(c.card) for c in state.placed()) == ["1B", "1O"]
