@@ -100,7 +100,8 @@ class _Track:
             for card, p in reading.alternatives:
                 self.log_sums[card] = self.log_sums.get(card, 0.0) + math.log(max(p, FLOOR))
                 self.counts[card] = self.counts.get(card, 0) + 1
-        if not self.placed and self.sightings >= config.min_sightings and t - self.still_since >= config.settle_s:
+        settled = t - self.still_since >= config.settle_s
+        if not self.placed and settled and self.sightings >= config.min_sightings:
             self.placed = True
 
     def contradicted_by(self, reading: Reading, config: TrackConfig) -> bool:
@@ -109,8 +110,10 @@ class _Track:
         if not identity or reading.card is None:
             return False
         (mine, p_mine), theirs = identity[0], reading.card
-        return p_mine >= config.switch_confidence and reading.confidence >= config.switch_confidence and (
-            mine != theirs
+        return (
+            p_mine >= config.switch_confidence
+            and reading.confidence >= config.switch_confidence
+            and (mine != theirs)
         )
 
     def snapshot(self) -> TableCard:

@@ -10,7 +10,9 @@ from companion.table.profile import CARD_MM
 from companion.vision.readings import Face, Reading
 
 
-def _seen(x: float, y: float, card: str | None = None, p: float = 0.95, *others: tuple[str, float]) -> Reading:
+def _seen(
+    x: float, y: float, card: str | None = None, p: float = 0.95, *others: tuple[str, float]
+) -> Reading:
     """A reading of a card lying at (x, y) mm, face up with identity ``card`` (face down when None)."""
     w, h = CARD_MM[0] / 2, CARD_MM[1] / 2
     corners = np.array([[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]])
