@@ -17,16 +17,15 @@ import itertools
 import logging
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from companion.cards import Card
-from companion.engine import Event, Game, GameRecord, GameState, rules_for
-from companion.errors import IllegalAction, MalformedInput, UnknownName
+from companion.engine import Event, Game, GameRecord, GameState
+from companion.errors import IllegalAction, UnknownName
 
 log = logging.getLogger(__name__)
 
@@ -162,8 +161,8 @@ class LiveSession:
         """Continue from a record (an imported or replayed game): its events go through the engine."""
         with self._lock:
             base = setup or self._setup
-            players = tuple(record.players)
-            self._start(replace(base, rules=record.rules.name, players=players, first=record.first), record)
+            fitted = replace(base, rules=record.rules.to_spec(), players=record.players, first=record.first)
+            self._start(fitted, record)
             return self._changed()
 
     def apply(
@@ -252,19 +251,19 @@ class LiveSession:
                 )
             return self._view
 
-    @contextmanager
-    def subscribe(self) -> Iterator[Subscription]:
-        """Watch revisions for the duration of a ``with`` block; raises when too many watch."""
+    def subscribe(self) -> Subscription:
+        """Start watching revisions; raises ``IllegalAction`` when too many already watch.
+        Every subscription must end with :meth:`unsubscribe`."""
         subscription = Subscription(self._queue_size)
         with self._lock:
             if len(self._subscribers) >= self.max_subscribers:
                 raise IllegalAction(f"too many watchers: {len(self._subscribers)} already watching")
             self._subscribers.add(subscription)
-        try:
-            yield subscription
-        finally:
-            with self._lock:
-                self._subscribers.discard(subscription)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            self._subscribers.discard(subscription)
 
     @property
     def subscribers(self) -> int:
@@ -274,13 +273,9 @@ class LiveSession:
     # --- internals -------------------------------------------------------------------------
 
     def _start(self, setup: Setup, record: GameRecord | None) -> None:
-        if not setup.players:
-            raise MalformedInput("a game needs players: got none")
-        rules = record.rules if record is not None else rules_for(setup.rules)
-        game = Game(rules, list(setup.players), setup.first)
-        for event in record.events if record is not None else ():
-            game.apply(event)
-        self._game, self._setup = game, setup
+        if record is None:
+            record = GameRecord.create(setup.rules, setup.players, setup.first)
+        self._game, self._setup = Game.from_record(record), setup
         self._flags: list[Flag] = []
         self._evidence: dict[int, Evidence] = {}
         self._game_id += 1

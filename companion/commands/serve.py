@@ -1,0 +1,54 @@
+"""``companion serve``: the web UI (scoreboard, camera, corrections, history) for this table."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the live scoreboard and the operator's pages in the browser",
+        description="Serve the web UI. Viewers are read-only; changing the game needs the operator PIN "
+        "printed at start. Listens on 127.0.0.1 unless --host says otherwise.",
+    )
+    parser.add_argument("--record", type=Path, help="continue from this game record (JSON)")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (0.0.0.0: home network)"
+    )
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--pin", help="operator PIN (default: a random six-digit one)")
+    parser.add_argument("--viewers", type=int, default=100, help="most pages watching live at once")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.engine import load_record
+    from companion.errors import MalformedInput
+    from companion.session import LiveSession
+    from webui import create_app, security
+    from webui.server import lan_address, make_server
+
+    session = LiveSession()
+    if args.record is not None:
+        record = load_record(args.record)
+        if not hasattr(record, "events"):
+            raise MalformedInput(f"{args.record} is a match record: serve needs one game record")
+        session.load(record)
+    pin = args.pin or security.new_pin()
+    if not pin.strip():
+        raise MalformedInput("--pin must not be empty")
+    app = create_app({"SESSION": session, "PIN": pin})
+    server = make_server(app, args.host, args.port, args.viewers)
+    port = server.effective_port
+    shown = lan_address() if args.host == "0.0.0.0" else args.host
+    print(f"Scoreboard: http://{shown}:{port}/")
+    if args.host == "0.0.0.0":
+        print("Open that address on a phone on the same network.")
+    print(f"Operator PIN: {pin}")
+    try:
+        server.run()
+    finally:
+        server.close()
+    return 0

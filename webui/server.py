@@ -1,0 +1,43 @@
+"""Serving the web UI with waitress: a production WSGI server, pure Python, on every OS.
+
+Each server-sent-events or MJPEG viewer holds one worker thread for as long as it
+watches, so the pool is sized for the viewers plus a few threads for ordinary pages;
+the session refuses watchers beyond ``viewers`` (HTTP 503) so pages never starve.
+Waitress flushes every chunk as it is written (``send_bytes=1``), which SSE needs.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from flask import Flask
+
+#: Worker threads kept for ordinary pages and form posts, beyond the watchers.
+PAGE_THREADS = 8
+
+
+def make_server(app: Flask, host: str, port: int, viewers: int) -> Any:
+    """A waitress server for ``app`` (not yet running); ``port`` 0 picks a free one."""
+    from waitress.server import create_server
+
+    app.config["SESSION"].max_subscribers = viewers
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=viewers + PAGE_THREADS,
+        channel_timeout=3600,
+        connection_limit=viewers + 4 * PAGE_THREADS,
+        ident="brisca-companion",
+    )
+
+
+def lan_address() -> str:
+    """This machine's address on the home network (no packet is sent), or 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
