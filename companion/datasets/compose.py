@@ -82,6 +82,12 @@ def place_card(
         raise MalformedInput(f"card image must be BGR or BGRA, got shape {card_img.shape}")
     if card_img.shape[2] == 3:
         card_img = rounded_alpha(card_img)
+    h, w = card_img.shape[:2]
+    scale = 2 * np.sqrt(cv2.contourArea(corners) / (w * h))
+    if scale < 1:  # shrink first: warpPerspective does not filter, so fine print would alias
+        size = (max(4, int(w * scale)), max(4, int(h * scale)))
+        card_img = cv2.resize(card_img, size, interpolation=cv2.INTER_AREA)
+        h, w = card_img.shape[:2]
     if thickness != (0.0, 0.0):
         edge = np.empty_like(card_img)
         edge[:, :, :3] = np.asarray(edge_colour, np.float32).astype(np.uint8)
@@ -91,12 +97,6 @@ def place_card(
     if roi is None:
         return canvas
     x0, y0, x1, y1 = roi
-    h, w = card_img.shape[:2]
-    scale = 2 * np.sqrt(cv2.contourArea(corners) / (w * h))
-    if scale < 1:  # shrink first: warpPerspective does not filter, so fine print would alias
-        size = (max(4, int(w * scale)), max(4, int(h * scale)))
-        card_img = cv2.resize(card_img, size, interpolation=cv2.INTER_AREA)
-        h, w = card_img.shape[:2]
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     matrix = cv2.getPerspectiveTransform(src, corners - np.array([x0, y0], np.float32))
     size = (x1 - x0, y1 - y0)

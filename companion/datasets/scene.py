@@ -188,14 +188,14 @@ def _hands(
         direction = inward + rng.normal(0, 0.6) if rng.random() < 0.7 else rng.uniform(0, 2 * np.pi)
         length = layout.unit * rng.uniform(2.2, 3.2)  # a hand is about three card widths long
         wrist = target - np.array([np.cos(direction), np.sin(direction)]) * length * 0.5
-        seed = int(rng.integers(2**32))  # the same hand twice: its shadow, then itself
-        shadow_at = tuple(wrist + light * layout.unit * 0.15)
-        mask = draw_hand(
-            canvas.copy(), np.random.default_rng(seed), shadow_at, direction, length, layout.split
-        )
-        soft = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), layout.unit * 0.08)
-        canvas[:] = (canvas * (1 - rng.uniform(0.2, 0.4) * soft[..., None])).astype(np.uint8)
-        mask = draw_hand(canvas, np.random.default_rng(seed), tuple(wrist), direction, length, layout.split)
+        drawn = canvas.copy()
+        mask = draw_hand(drawn, rng, tuple(wrist), direction, length, layout.split)
+        offset = light * layout.unit * 0.15  # the hand's soft shadow, cast a little aside
+        shift = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+        shadow = cv2.warpAffine(mask.astype(np.float32), shift, mask.shape[::-1])
+        soft = cv2.GaussianBlur(shadow, (0, 0), layout.unit * 0.08)
+        shaded = canvas * (1 - rng.uniform(0.2, 0.4) * soft[..., None])
+        canvas[:] = np.where(mask[..., None], drawn, shaded).astype(np.uint8)
         ids[mask] = -2
 
 

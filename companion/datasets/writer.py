@@ -94,3 +94,67 @@ def write_dataset(
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
     )
     return counts
+
+
+DATASET_CARD = """# Rendered card-table dataset
+
+Rendered by `companion dataset render` (brisca-companion), seed {seed}, {total} images
+({train} train, {val} val); face-up cards: {cards_train} train, {cards_val} val; backs:
+{backs_train} train, {backs_val} val. Deck styles: {styles}. Longest image side capped at {max_side}.
+
+Labels: ultralytics OBB (`class x1 y1 ... x4 y4`, normalised), class 0 `card` (face up),
+1 `back`; the four physical corners of every card at least {min_visible:.0%} visible, also
+where it is partly hidden. `tags.json` tags each label line: `trump` (face up under the stock),
+`trick` (played to the table), `hand` (a hand or arm lies over part of it).
+
+## What varies, and how (every draw comes from a seeded generator: image i uses seed [{seed}, i])
+- Camera: frame sizes {sizes} (30% portrait); tilt 0-35 degrees off vertical (more often small),
+  any azimuth, field of view 50-75 degrees.
+- Card size: 5-16% of the longer frame side (15% of scenes 16-24%); aspect of the artwork.
+- Table: felt, wood (grain, planks), plastic (speckle), plain, checked, gingham, dotted (also
+  on gingham) and printed-pattern cloths with weave and wrinkles; pattern scale tied to card size.
+- Cards: artwork of the styles above with rounded corners, paper tint, visible cardboard edge,
+  drop shadow along one light direction; backs from the decks or invented (checks, stripes,
+  diamonds, lattice, with or without an oval emblem).
+- Layout: the stock (1-15 backs) crosswise over the face-up trump card (25-60% of it out);
+  0-4 trick cards overlapping; 0-3 messy stacks of backs; loose cards; sometimes a spread of
+  cards; sometimes a phone, note, coaster or coins.
+- Hands: 0-2 hands (palm, four fingers, thumb, arm, sleeve) about three card widths long,
+  mostly over or reaching for a face-up card, with their soft shadow.
+- Light and sensor: warm to cool tint, brightness 0.6-1.25, linear falloff and vignette, a
+  person's shade (30%), 0-2 glare spots, Gaussian or motion blur, Gaussian noise (sigma 1-8),
+  JPEG quality 35-95.
+
+## Held out for validation
+Validation images draw cloth, object and sleeve colours only from hue bands {val_hues} of 12
+(train never does), skin brightness {val_skin} (train never does), and light warmth
+{val_warmth} (train never does).
+"""
+
+
+def write_card(out: Path, jobs: list[RenderJob], counts: dict[str, dict[str, int]]) -> None:
+    """Write ``DATASET.md``: what the dataset holds and what was varied, and how."""
+    from companion.datasets.camera import VAL_WARMTH
+    from companion.datasets.hands import VAL_SKIN_VALUES
+    from companion.datasets.palette import VAL_HUE_BANDS
+    from companion.datasets.scene import FRAME_SIZES, MIN_VISIBLE
+
+    first = jobs[0]
+    text = DATASET_CARD.format(
+        seed=first.seed,
+        total=len(jobs),
+        train=counts["images"]["train"],
+        val=counts["images"]["val"],
+        cards_train=counts["cards"]["train"],
+        cards_val=counts["cards"]["val"],
+        backs_train=counts["backs"]["train"],
+        backs_val=counts["backs"]["val"],
+        styles=", ".join(first.styles),
+        max_side=first.max_side or "none",
+        min_visible=MIN_VISIBLE,
+        sizes=", ".join(f"{w}x{h}" for w, h in FRAME_SIZES),
+        val_hues=list(VAL_HUE_BANDS),
+        val_skin=VAL_SKIN_VALUES,
+        val_warmth=VAL_WARMTH,
+    )
+    (out / "DATASET.md").write_text(text)

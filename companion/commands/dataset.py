@@ -1,0 +1,58 @@
+"""``companion dataset render``: render a labelled training set for the card detector."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("dataset", help="render generated training data")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    render = actions.add_parser("render", help="render table scenes as an ultralytics OBB dataset")
+    render.add_argument(
+        "--decks",
+        nargs="+",
+        default=None,
+        metavar="STYLE",
+        help="deck styles from ../shared/decks (default: all there)",
+    )
+    render.add_argument("--count", type=int, required=True, help="number of images")
+    render.add_argument("--out", type=Path, required=True, help="output folder")
+    render.add_argument("--seed", type=int, default=0)
+    render.add_argument(
+        "--val-fraction",
+        type=float,
+        default=0.1,
+        help="fraction rendered with held-out colours, skins and lights",
+    )
+    render.add_argument(
+        "--max-side",
+        type=int,
+        default=None,
+        help="render each camera's view with its longer side at most this many pixels",
+    )
+    render.add_argument("--workers", type=int, default=1, help="processes (the CPU is shared: keep it low)")
+    render.add_argument("--json", action="store_true", help="print the counts as JSON")
+    render.set_defaults(run=run_render)
+
+
+def run_render(args: argparse.Namespace) -> int:
+    from companion.datasets.decks import available_styles, decks_root, load_deck_images
+    from companion.datasets.writer import plan, write_card, write_dataset
+    from companion.errors import MissingResource
+
+    styles = tuple(args.decks or available_styles())
+    if not styles:
+        raise MissingResource(f"no deck artwork under {decks_root()}")
+    for style in styles:
+        load_deck_images(style)  # fail early on an unknown style
+    jobs = plan(args.count, args.seed, args.val_fraction, styles, args.max_side)
+    counts = write_dataset(args.out, jobs, workers=args.workers, progress=not args.json)
+    write_card(args.out, jobs, counts)
+    if args.json:
+        print(json.dumps({"out": str(args.out), **counts}))
+    else:
+        print(f"wrote {len(jobs)} images to {args.out} ({counts['images']}); see {args.out / 'DATASET.md'}")
+    return 0
