@@ -19,6 +19,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from companion.engine.events import event_from_dict
+from companion.engine.record import GameRecord
 from companion.errors import IllegalAction, MalformedInput, UnknownName
 from companion.paths import data_dir
 from companion.store import schema
@@ -180,46 +182,40 @@ class Store:
             }
 
     def create_game(
-        self,
-        rules: Any,
-        players: Sequence[str],
-        first: int = 0,
-        *,
-        match_id: int | None = None,
-        **header: Any,
+        self, rules: Any, players: Sequence[str], first: int = 0, *, match_id: int | None = None
     ) -> int:
-        """Start a live game; ``header`` holds any further record fields besides the events."""
-        full = {**header, "rules": rules, "players": list(players), "first": first}
+        """Start a live game (its rules, players and first leader are checked by the engine)."""
+        header = GameRecord.create(rules, players, first).to_dict()
+        del header["events"]
         with self.engine.begin() as connection:
-            return _insert_game(connection, full, match_id, "live")
+            return _insert_game(connection, header, match_id, "live")
 
     def import_record(self, record: Mapping[str, Any], *, match_id: int | None = None) -> int:
-        """Store a whole game record (``rules``, ``players``, ``first``, ``events``) as a complete game."""
-        if not isinstance(record.get("events"), list):
-            raise MalformedInput(f"a game record needs a list of events, got {record.get('events')!r}")
-        header = {key: value for key, value in record.items() if key != "events"}
+        """Store a whole game record (``brisca-record/1``, validated) as a complete game."""
+        header = GameRecord.from_dict(record).to_dict()
+        events = header.pop("events")
         with self.engine.begin() as connection:
             game_id = _insert_game(connection, header, match_id, "complete")
             now = _now()
-            if record["events"]:
+            if events:
                 connection.execute(
                     insert(schema.events),
                     [
                         {"game_id": game_id, "seq": seq, "payload": canonical_json(event), "stored_at": now}
-                        for seq, event in enumerate(record["events"])
+                        for seq, event in enumerate(events)
                     ],
                 )
             return game_id
 
     def append_event(self, game_id: int, event: Mapping[str, Any], seq: int | None = None) -> int:
-        """Append ``event`` to the game's log and return its position (0 for the first).
+        """Append ``event`` (checked by the engine) to the log; returns its position (0 for the first).
 
         Durable on return. With ``seq`` the append is idempotent: storing the same event at
         the same ``seq`` again (a retry after a crash or a lost reply) changes nothing, while a
         different event there raises :class:`IllegalAction`; a ``seq`` past the end raises
         :class:`MalformedInput`. Without ``seq`` the event goes at the end.
         """
-        payload = canonical_json(event)
+        payload = canonical_json(event_from_dict(event).to_dict())
         for _ in range(_APPEND_ATTEMPTS):
             at = self._next_seq(game_id) if seq is None else seq
             try:

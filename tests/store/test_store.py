@@ -19,7 +19,12 @@ def test_open_migrates_to_the_newest_schema_and_reopens(db_url, tmp_path):
         assert set(metadata.tables) <= tables
         game = store.create_game("brisca-2", ["Ana", "Luis"])
     with Store.open(db_url, evidence_dir=tmp_path) as again:
-        assert again.game(game).header == {"rules": "brisca-2", "players": ["Ana", "Luis"], "first": 0}
+        assert again.game(game).header == {
+            "format": "brisca-record/1",
+            "rules": "brisca-2",
+            "players": ["Ana", "Luis"],
+            "first": 0,
+        }
 
 
 def test_append_is_ordered_and_idempotent_by_seq(store):
@@ -29,6 +34,7 @@ def test_append_is_ordered_and_idempotent_by_seq(store):
     assert store.append_event(game, PLAY, 1) == 1  # a retry stores nothing new
     assert store.append_event(game, TRUMP, 0) == 0
     assert store.game_record(game) == {
+        "format": "brisca-record/1",
         "rules": "brisca-2",
         "players": ["Ana", "Luis"],
         "first": 1,
@@ -53,13 +59,24 @@ def test_append_refuses_rewrites_gaps_and_unknown_games(store):
 
 
 def test_import_record_round_trips_and_links_players(store):
-    record = {"rules": {"preset": "brisca-4"}, "players": ["A", "B", "C", "D"], "first": 2, "events": [TRUMP]}
+    rules = {"preset": "brisca-4", "options": {"tie_break": "draw"}}
+    record = {
+        "format": "brisca-record/1",
+        "rules": rules,
+        "players": ["A", "B", "C", "D"],
+        "first": 2,
+        "events": [TRUMP],
+    }
     game = store.import_record(record)
     assert store.game_record(game) == record
     assert store.game(game).status == "complete"
     assert [p["name"] for p in store.players()] == ["A", "B", "C", "D"]
     with pytest.raises(MalformedInput, match="events"):
-        store.import_record({"rules": "brisca-2", "players": ["A", "B"], "first": 0})
+        store.import_record(
+            {"format": "brisca-record/1", "rules": "brisca-2", "players": ["A", "B"], "first": 0}
+        )
+    with pytest.raises(MalformedInput, match="'deal'"):
+        store.append_event(game, {"type": "deal"})
 
 
 def test_games_filter_by_status_and_match(store):
