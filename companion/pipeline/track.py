@@ -9,7 +9,7 @@ the identifier's probabilities over every frame it was seen in.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -148,6 +148,11 @@ class Tracker:
             self._lost.append(track)
         self._lost = [tr for tr in self._lost if t - tr.last_seen <= config.revive_s]
         return TableState(t=t, cards=tuple(track.snapshot() for track in self._tracks))
+
+    def forget(self, ids: Collection[int]) -> None:
+        """Cards taken away for good (a collected trick): a card put there later is a new card."""
+        self._tracks = [track for track in self._tracks if track.id not in ids]
+        self._lost = [track for track in self._lost if track.id not in ids]
 
     def _match(self, readings: Sequence[Reading], t: float) -> list[Reading]:
         """Give each track its nearest reading (closest pairs first); return the rest."""

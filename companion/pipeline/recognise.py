@@ -1,0 +1,283 @@
+"""Recognition: table-state changes + the rules -> game events.
+
+Vision proposes, rules dispose: each new card's fused probabilities are narrowed
+to the cards the rules still allow (the engine's ``unseen``; for the trump spot,
+the current trump card or a swap card), and the best consistent card is played
+by the seat whose turn the engine says it is, checked against where it lies. A
+card that stays doubtful is played anyway, flagged for confirmation with its
+alternatives, so the game goes on and nothing is silently guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+import numpy as np
+
+from companion.cards import Card, Rank, deck
+from companion.engine import Event, GameState
+from companion.errors import IllegalAction
+from companion.pipeline.config import RecogniseConfig
+from companion.pipeline.track import TableCard, TableState
+from companion.session import LiveSession
+from companion.vision.readings import Face
+
+Alternatives = tuple[tuple[Card, float], ...]
+
+
+class Zones(Protocol):
+    """Where things lie on the table (a ``TableProfile`` offers these)."""
+
+    def nearest_seat(self, point_mm: tuple[float, float] | np.ndarray) -> int: ...
+
+    def in_stock(self, point_mm: tuple[float, float] | np.ndarray) -> bool: ...
+
+    def in_play_area(self, point_mm: tuple[float, float] | np.ndarray) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """One thing the recogniser told the game, for printing, evaluation and evidence.
+
+    ``kind`` is one of ``trump``, ``play``, ``swap``, ``trick``, ``collected``,
+    ``game-over``; ``rest_t`` is when the card behind it came to rest; ``doubt``
+    says why the event was flagged for confirmation (None when sure).
+    """
+
+    kind: str
+    t: float
+    text: str
+    seat: int | None = None
+    card: Card | None = None
+    rest_t: float | None = None
+    doubt: str | None = None
+    alternatives: Alternatives = ()
+    trick: int | None = None
+    game: int = 1
+    ids: frozenset[int] = frozenset()  # the table cards it concerns (a collected trick's)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The best card the rules allow, how sure vision is of it, and why it is doubtful."""
+
+    card: Card | None
+    probability: float
+    doubt: str | None
+    alternatives: Alternatives
+
+
+def choose(identity: Alternatives, allowed: Collection[Card], config: RecogniseConfig) -> Choice:
+    """The most probable card of ``allowed`` given the fused ``identity``.
+
+    Probabilities are renormalised over the allowed cards (a card already played
+    cannot be played again); the reading is doubtful when little of vision's
+    belief falls on allowed cards, or the best allowed card is not clearly ahead.
+    """
+    consistent = [(card, p) for card, p in identity if card in allowed]
+    mass = sum(p for _, p in consistent)
+    if not consistent or mass <= 0.0:
+        seen = identity[0][0] if identity else "nothing"
+        return Choice(None, 0.0, f"read as {seen}, which the rules do not allow here", identity[:3])
+    ranked = tuple((card, p / mass) for card, p in consistent)
+    (best, p_best), p_next = ranked[0], ranked[1][1] if len(ranked) > 1 else 0.0
+    if mass < config.min_mass:
+        doubt = f"read as {identity[0][0]} ({identity[0][1]:.2f}), which the rules exclude; {best} is allowed"
+    elif p_best < config.sure or p_best - p_next < config.margin:
+        doubt = f"unsure between {best} ({p_best:.2f}) and {ranked[1][0]} ({p_next:.2f})"
+    else:
+        doubt = None
+    return Choice(best, p_best, doubt, ranked[:3])
+
+
+class Recogniser:
+    """Stateful stage: ``update(table_state) -> [Recognised]``, applying events to a live session."""
+
+    def __init__(self, session: LiveSession, zones: Zones, config: RecogniseConfig | None = None) -> None:
+        self.session = session
+        self.zones = zones
+        self.config = config or RecogniseConfig()
+        self.game = 1
+        self._roles: dict[int, str] = {}  # card id -> "trump", "play", "ignored"
+        self._placed_at: dict[int, float] = {}
+        self._uncollected: list[tuple[int, frozenset[int]]] = []  # (trick n, its card ids)
+        self._trick_ids: list[int] = []
+        self._over = False
+
+    def update(self, table: TableState) -> list[Recognised]:
+        out: list[Recognised] = []
+        new = []
+        for card in table.cards:
+            if card.placed and card.face is Face.UP:
+                self._placed_at.setdefault(card.id, table.t)
+                if card.id not in self._roles:
+                    new.append(card)
+        present = {card.id for card in table.cards}
+        out += self._collected(present, table.t)
+        for card in sorted(new, key=lambda c: c.still_since):
+            if self.zones.in_stock(card.position):
+                out += self._at_trump_spot(card, table.t) or []
+            elif self.zones.in_play_area(card.position):
+                events = self._played(card, table.t)
+                if events is None:  # a doubtful card is watched longer; later cards wait their turn
+                    break
+                out += events
+        return out
+
+    # --- the trump spot ------------------------------------------------------------------
+
+    def _at_trump_spot(self, card: TableCard, t: float) -> list[Recognised] | None:
+        state = self.session.view().state
+        if self._over:
+            self._next_deal()
+            state = self.session.view().state
+        if state.trump_card is None:
+            choice = choose(card.identity, set(state.unseen), self.config)
+            if not self._decided(choice, card, t):
+                return None
+            assert choice.card is not None
+            self._apply(Event("trump", card=choice.card), choice, t)
+            self._roles[card.id] = "trump"
+            return [self._event("trump", t, f"trump card {choice.card}", card, choice)]
+        trump = state.face_up or state.trump_card
+        swaps = [c for c in state.unseen if c.suit == trump.suit and c.rank in (Rank.SIETE, Rank.DOS)]
+        choice = choose(card.identity, {trump, *swaps}, self.config)
+        if choice.card == trump or not self._decided(choice, card, t):
+            if choice.card == trump:
+                self._roles[card.id] = "trump"
+                return []
+            return None
+        assert choice.card is not None
+        seat = self._swap(choice, t)
+        self._roles[card.id] = "trump"
+        if seat is None:
+            why = choice.doubt or f"{choice.card} at the trump spot: no seat may swap it"
+            flagged = replace(choice, doubt=why)
+            return [self._event("swap", t, f"unexplained {choice.card} at the trump spot", card, flagged)]
+        name = self.session.view().state.players[seat]
+        return [self._event("swap", t, f"{name} swaps {trump} for {choice.card}", card, choice, seat)]
+
+    def _swap(self, choice: Choice, t: float) -> int | None:
+        """Swap by the seat to play (the usual moment), else the first seat the rules allow."""
+        state = self.session.view().state
+        first = state.to_play if state.to_play is not None else state.leader
+        n = len(state.players)
+        for seat in [(first + k) % n for k in range(n)]:
+            try:
+                self._apply(Event("swap", seat=seat, card=choice.card), choice, t)
+            except IllegalAction:
+                continue
+            return seat
+        return None
+
+    # --- plays ---------------------------------------------------------------------------------
+
+    def _played(self, card: TableCard, t: float) -> list[Recognised] | None:
+        state = self.session.view().state
+        if self._over or state.trump_card is None:
+            if self._over:
+                self._roles[card.id] = "ignored"
+                return []
+            return None
+        seat = state.to_play
+        if seat is None:
+            self._roles[card.id] = "ignored"
+            return []
+        choice = choose(card.identity, playable(state), self.config)
+        if not self._decided(choice, card, t):
+            return None
+        lies_at = self.zones.nearest_seat(card.position)
+        if lies_at != seat and choice.doubt is None:
+            choice = replace(choice, doubt=f"seat {seat} is to play but the card lies before seat {lies_at}")
+        if choice.card is None:
+            self._roles[card.id] = "ignored"
+            return [self._event("play", t, f"unreadable card before seat {lies_at}", card, choice, seat)]
+        tricks_before = len(state.tricks)
+        self._apply(Event("play", seat=seat, card=choice.card), choice, t)
+        self._roles[card.id] = "play"
+        self._trick_ids.append(card.id)
+        name = state.players[seat]
+        out = [self._event("play", t, f"{name} plays {choice.card}", card, choice, seat)]
+        after = self.session.view().state
+        if len(after.tricks) > tricks_before:
+            out.append(self._trick_done(after, t))
+        if after.complete and not self._over:
+            self._over = True
+            out.append(Recognised("game-over", t, _result(after), game=self.game))
+        return out
+
+    def _trick_done(self, state: GameState, t: float) -> Recognised:
+        trick = state.tricks[-1]
+        self._uncollected.append((trick.n, frozenset(self._trick_ids)))
+        self._trick_ids = []
+        players = state.players
+        cards = " ".join(str(card) for _, card in trick.plays)
+        text = (
+            f"trick {trick.n}: {cards} -> {players[trick.winner]} wins {trick.points} "
+            f"({trick.reason}); points {_points(state)}"
+        )
+        return Recognised("trick", t, text, seat=trick.winner, trick=trick.n, game=self.game)
+
+    def _collected(self, present: set[int], t: float) -> list[Recognised]:
+        done = [(n, ids) for n, ids in self._uncollected if not ids & present]
+        self._uncollected = [item for item in self._uncollected if item not in done]
+        return [self._collect_event(n, ids, t) for n, ids in done]
+
+    def _collect_event(self, n: int, ids: frozenset[int], t: float) -> Recognised:
+        return Recognised("collected", t, f"trick {n} collected", trick=n, game=self.game, ids=ids)
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    def _decided(self, choice: Choice, card: TableCard, t: float) -> bool:
+        """Sure now, or doubtful for longer than the config lets a card be watched."""
+        return choice.doubt is None or t - self._placed_at[card.id] >= self.config.doubt_wait_s
+
+    def _apply(self, event: Event, choice: Choice, t: float) -> None:
+        """Send ``event`` through the engine, stamped with the time, source and confidence."""
+        stamped = replace(event, t=round(t, 3), source="camera", confidence=round(choice.probability, 4))
+        doubt, alternatives = choice.doubt, choice.alternatives
+        self.session.apply(lambda game: game.apply(stamped), doubt=doubt, alternatives=alternatives)
+
+    def _event(
+        self, kind: str, t: float, text: str, card: TableCard, choice: Choice, seat: int | None = None
+    ) -> Recognised:
+        flag = f" [check: {choice.doubt}]" if choice.doubt else ""
+        return Recognised(
+            kind,
+            t,
+            text + flag,
+            seat=seat,
+            card=choice.card,
+            rest_t=card.still_since,
+            doubt=choice.doubt,
+            alternatives=choice.alternatives,
+            game=self.game,
+        )
+
+    def _next_deal(self) -> None:
+        """Start the next game, the next seat leading; what lay on the table is forgotten."""
+        setup = self.session.view().setup
+        self.session.new_game(replace(setup, first=(setup.first + 1) % len(setup.players)))
+        self._roles = {card_id: "ignored" for card_id in self._roles}
+        self._uncollected, self._trick_ids, self._over = [], [], False
+        self.game += 1
+
+
+def playable(state: GameState) -> set[Card]:
+    """Cards that may still come out of a hand: not played, and not the card under the stock."""
+    under_stock = {state.face_up} if state.face_up is not None and state.stock > 0 else set()
+    return set(deck(state.rules.deck)) - state.played - under_stock
+
+
+def _points(state: GameState) -> str:
+    team = state.team_points
+    values = team if team is not None else state.points
+    return "-".join(str(v) for v in values)
+
+
+def _result(state: GameState) -> str:
+    players = state.players
+    winners = ", ".join(players[s] for s in state.winners) or "nobody"
+    return f"game over: points {_points(state)}; winner {winners}"

@@ -1,0 +1,136 @@
+"""The recogniser on scripted table-state sequences, with a real engine and session."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cards import Card
+from companion.pipeline.config import RecogniseConfig
+from companion.pipeline.recognise import choose
+from companion.pipeline.runner import Pipeline
+from companion.session import LiveSession, Setup
+from companion.table.profile import profile_from_corners
+
+FPS = 10
+SIDE = 640.0
+#: 2 players, table mm == image px: seat 0 at the bottom, the stock on the right.
+TABLE = profile_from_corners([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]], (640, 640), 2, (SIDE, SIDE))
+TRUMP_AT = (555.0, 320.0)
+SPOT = {0: (320.0, 395.0), 1: (320.0, 245.0)}
+MID_TRICK_SWAPS = {"preset": "brisca-2", "options": {"swap_mid_trick": True}}
+
+
+class Script:
+    """Feeds scripted frames to a tracker and recogniser, collecting what they recognise."""
+
+    def __init__(self, seen, rules: str | dict = "brisca-2") -> None:
+        self.seen = seen
+        self.session = LiveSession(Setup(rules=rules, players=("Ana", "Luis")))
+        self.pipeline = Pipeline(lambda readings: readings, TABLE, self.session)
+        self.lying: dict[str, object] = {}
+        self.t = 0.0
+        self.events = []
+
+    def put(self, name: str, at: tuple[float, float], card: str, p: float = 0.95, *others) -> Script:
+        self.lying[name] = self.seen(*at, card, p, *others)
+        return self
+
+    def take(self, *names: str) -> Script:
+        for name in names:
+            del self.lying[name]
+        return self
+
+    def hold(self, seconds: float, hidden: tuple[str, ...] = ()) -> Script:
+        for _ in range(round(seconds * FPS)):
+            readings = [r for name, r in self.lying.items() if name not in hidden]
+            self.events += self.pipeline.step(self.t, readings)
+            self.t += 1 / FPS
+        return self
+
+    def kinds(self) -> list[str]:
+        return [event.kind for event in self.events]
+
+    @property
+    def state(self):
+        return self.session.view().state
+
+
+def test_a_trick_is_recognised_and_collected(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "1C").hold(1).put("b", SPOT[1], "5C").hold(1)
+    assert script.kinds() == ["trump", "play", "play", "trick"]
+    (trick,) = script.state.tricks
+    assert trick.plays == ((0, Card.parse("1C")), (1, Card.parse("5C")))
+    assert trick.winner == 0 and trick.points == 11
+    script.take("a", "b").hold(2)
+    assert script.kinds()[-1] == "collected"
+    assert script.state.to_play == 0
+    record = script.session.view().record.to_dict()
+    assert record["events"][1]["source"] == "camera" and record["events"][1]["confidence"] > 0.9
+
+
+def test_a_hand_over_a_card_and_a_card_lifted_and_put_back_are_not_new_plays(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1).put("a", SPOT[0], "1C").hold(1)
+    script.hold(0.7, hidden=("a",)).hold(0.5)  # a hand passes over it
+    script.take("a").hold(2).put("a", SPOT[0], "1C").hold(1)  # lifted, looked at, put back
+    assert script.kinds() == ["trump", "play"]
+    script.put("b", SPOT[1], "12C").hold(1)
+    assert script.kinds() == ["trump", "play", "play", "trick"]
+    assert script.state.tricks[0].winner == 0
+
+
+def test_a_swap_in_the_middle_of_a_trick_lets_the_old_trump_card_be_played(seen):
+    script = Script(seen, rules=MID_TRICK_SWAPS).put("trump", TRUMP_AT, "12O").hold(1)
+    script.put("a", SPOT[0], "1C").hold(1)
+    script.put("trump", TRUMP_AT, "7O").hold(1.5)  # seat 1, to play, takes the 12O for the 7O
+    assert script.kinds() == ["trump", "play", "swap"]
+    assert script.events[-1].seat == 1 and script.state.face_up == Card.parse("7O")
+    script.put("b", SPOT[1], "12O", 0.7, ("12C", 0.25)).hold(1)
+    assert script.kinds()[-2:] == ["play", "trick"]
+    assert script.state.tricks[0].plays[1] == (1, Card.parse("12O"))
+    assert script.state.tricks[0].winner == 1  # a trump takes the ace
+
+
+def test_a_misread_is_corrected_by_the_rules(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "1C").hold(1).put("b", SPOT[1], "5C").hold(1).take("a", "b").hold(2)
+    # vision prefers the ace of cups again, but it has been played: the ace of swords is the reading
+    script.put("c", SPOT[0], "1C", 0.6, ("1E", 0.35)).hold(1.5)
+    assert script.events[-1].kind == "play"
+    assert script.events[-1].card == Card.parse("1E") and script.events[-1].doubt is None
+    assert script.session.view().flags == ()
+
+
+def test_a_doubtful_reading_is_flagged_with_alternatives_and_the_game_goes_on(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "6B", 0.5, ("6E", 0.45)).hold(2)
+    play = script.events[-1]
+    assert play.kind == "play" and play.doubt is not None
+    assert {card for card, _ in play.alternatives} == {Card.parse("6B"), Card.parse("6E")}
+    (flag,) = script.session.view().flags
+    assert {card for card, _ in flag.alternatives} == {Card.parse("6B"), Card.parse("6E")}
+    script.put("b", SPOT[1], "2C").hold(1)
+    assert script.kinds()[-2:] == ["play", "trick"]
+
+
+def test_a_card_seen_only_briefly_is_not_played(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("peek", SPOT[0], "1C").hold(0.2).take("peek").hold(2)
+    assert script.kinds() == ["trump"]
+
+
+@pytest.mark.parametrize(
+    ("identity", "allowed", "card", "doubtful"),
+    [
+        ((("1C", 0.9), ("1E", 0.05)), {"1C", "1E"}, "1C", False),
+        ((("1C", 0.6), ("1E", 0.35)), {"1E"}, "1E", False),
+        ((("1C", 0.95), ("1E", 0.01)), {"1E"}, "1E", True),
+        ((("6B", 0.5), ("6E", 0.45)), {"6B", "6E"}, "6B", True),
+        ((("6B", 0.9),), {"6E"}, None, True),
+    ],
+)
+def test_choose_keeps_to_the_cards_the_rules_allow(identity, allowed, card, doubtful):
+    parsed = tuple((Card.parse(c), p) for c, p in identity)
+    choice = choose(parsed, {Card.parse(c) for c in allowed}, RecogniseConfig())
+    assert (None if choice.card is None else str(choice.card)) == card
+    assert (choice.doubt is not None) == doubtful
