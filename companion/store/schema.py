@@ -62,9 +62,7 @@ matches = Table(
     "matches",
     metadata,
     Column("id", Integer, primary_key=True),
-    Column("rules", JSON, nullable=False),
-    Column("players", JSON, nullable=False),
-    Column("target", Integer, nullable=False),
+    Column("header", JSON, nullable=False),
     Column("tournament_id", ForeignKey("tournaments.id", ondelete="SET NULL")),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )

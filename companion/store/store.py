@@ -20,7 +20,7 @@ from sqlalchemy import Connection, Engine, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from companion.engine.events import event_from_dict
-from companion.engine.record import GameRecord
+from companion.engine.record import MATCH_FORMAT, GameRecord, MatchRecord
 from companion.errors import IllegalAction, MalformedInput, UnknownName
 from companion.paths import data_dir
 from companion.store import schema
@@ -144,42 +144,34 @@ class Store:
     # matches and games
 
     def create_match(
-        self, rules: Any, players: Sequence[str], target: int, *, tournament_id: int | None = None
+        self,
+        rules: Any,
+        players: Sequence[str],
+        first: int = 0,
+        *,
+        target: int = 3,
+        tournament_id: int | None = None,
     ) -> int:
-        """A match (partida): games between ``players`` until one side has won ``target`` games."""
-        if target < 1:
-            raise MalformedInput(f"match target must be at least 1 game, got {target}")
+        """A match (partida): games between ``players`` until a side reaches ``target`` (engine-checked)."""
+        game = GameRecord.create(rules, players, first).to_dict()
+        del game["events"]
+        match = {**game, "format": MATCH_FORMAT, "match": {"target": target}, "games": []}
+        header = MatchRecord.from_dict(match).to_dict()
+        del header["games"]
         with self.engine.begin() as connection:
             result = connection.execute(
-                insert(schema.matches).values(
-                    rules=rules,
-                    players=list(players),
-                    target=target,
-                    tournament_id=tournament_id,
-                    created_at=_now(),
-                )
+                insert(schema.matches).values(header=header, tournament_id=tournament_id, created_at=_now())
             )
             return int(result.inserted_primary_key[0])
 
-    def match(self, match_id: int) -> dict[str, Any]:
-        """A match with the ids of its games, in order."""
+    def match_record(self, match_id: int) -> dict[str, Any]:
+        """The match as a ``brisca-match/1`` record with its stored games, in order."""
         with self.engine.connect() as connection:
-            row = connection.execute(select(schema.matches).where(schema.matches.c.id == match_id)).first()
-            if row is None:
-                raise UnknownName(f"no match {match_id}")
-            game_ids = connection.scalars(
-                select(schema.games.c.id)
-                .where(schema.games.c.match_id == match_id)
-                .order_by(schema.games.c.id)
-            )
-            return {
-                "id": row.id,
-                "rules": row.rules,
-                "players": row.players,
-                "target": row.target,
-                "tournament_id": row.tournament_id,
-                "games": list(game_ids),
-            }
+            header = connection.scalar(select(schema.matches.c.header).where(schema.matches.c.id == match_id))
+        if header is None:
+            raise UnknownName(f"no match {match_id}")
+        games = [self.game_record(game.id) for game in self.games(match_id=match_id)]
+        return {**header, "games": games}
 
     def create_game(
         self, rules: Any, players: Sequence[str], first: int = 0, *, match_id: int | None = None

@@ -47,9 +47,7 @@ def upgrade() -> None:
     op.create_table(
         "matches",
         sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("rules", sa.JSON, nullable=False),
-        sa.Column("players", sa.JSON, nullable=False),
-        sa.Column("target", sa.Integer, nullable=False),
+        sa.Column("header", sa.JSON, nullable=False),
         sa.Column("tournament_id", sa.Integer, sa.ForeignKey("tournaments.id", ondelete="SET NULL")),
         sa.Column("created_at", WHEN, nullable=False),
     )

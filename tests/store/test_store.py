@@ -3,6 +3,7 @@ import hashlib
 import pytest
 from sqlalchemy import inspect
 
+from companion.engine import MatchRecord, random_game
 from companion.errors import IllegalAction, MalformedInput, UnknownName
 from companion.store import Store
 from companion.store.database import current_revision, head_revision, resolve_url
@@ -80,19 +81,26 @@ def test_import_record_round_trips_and_links_players(store):
 
 
 def test_games_filter_by_status_and_match(store):
-    match = store.create_match("brisca-2", ["Ana", "Luis"], target=2)
-    first = store.create_game("brisca-2", ["Ana", "Luis"], match_id=match)
-    second = store.create_game("brisca-2", ["Luis", "Ana"], match_id=match)
+    match = store.create_match("brisca-2", ["Ana", "Luis"], target=5)
+    first = store.import_record(
+        random_game("brisca-2", seed=1, players=["Ana", "Luis"]).to_dict(), match_id=match
+    )
+    second = store.create_game("brisca-2", ["Ana", "Luis"], 1, match_id=match)
     other = store.create_game("brisca-2", ["Eva", "Luis"])
-    store.finish_game(first)
     assert [g.id for g in store.games(status="live")] == [second, other]
     assert [g.id for g in store.games(match_id=match)] == [first, second]
-    assert store.match(match)["games"] == [first, second]
-    assert store.game(first).finished_at is not None
+    record = MatchRecord.from_dict(store.match_record(match))
+    assert record.match.target == 5
+    assert [game.to_dict() for game in record.games] == [store.game_record(first), store.game_record(second)]
+    store.finish_game(second, "abandoned")
+    assert store.game(second).finished_at is not None
+    assert [g.id for g in store.games(status="abandoned")] == [second]
     with pytest.raises(MalformedInput, match="'paused'"):
         store.finish_game(second, "paused")
-    with pytest.raises(UnknownName):
+    with pytest.raises(UnknownName, match="12345"):
         store.finish_game(12345)
+    with pytest.raises(UnknownName, match="77"):
+        store.match_record(77)
     with pytest.raises(MalformedInput, match="target"):
         store.create_match("brisca-2", ["A", "B"], target=0)
 
