@@ -20,6 +20,7 @@ from sqlalchemy import Connection, Engine, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from companion.engine.events import event_from_dict
+from companion.engine.game import Game
 from companion.engine.record import MATCH_FORMAT, GameRecord, MatchRecord
 from companion.errors import IllegalAction, MalformedInput, UnknownName
 from companion.paths import data_dir
@@ -240,6 +241,10 @@ class Store:
     def game_record(self, game_id: int) -> dict[str, Any]:
         """The game as a record dict (``GameRecord.from_dict`` reads it); replaying it resumes the game."""
         return {**self.game(game_id).header, "events": self.events(game_id)}
+
+    def resume(self, game_id: int) -> Game:
+        """The live engine game rebuilt from the stored log, ready for the next event."""
+        return Game.from_record(GameRecord.from_dict(self.game_record(game_id)))
 
     def game(self, game_id: int) -> GameSummary:
         """The stored game ``game_id``; raises :class:`UnknownName` when there is none."""
