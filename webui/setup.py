@@ -44,7 +44,7 @@ def start() -> Response:
     if not 0 <= first < seats:
         raise MalformedInput(f"first seat {first} is not a seat of {rules!r} (0..{seats - 1})")
     deck = form.get("deck", "").strip()
-    if deck not in deck_names(deck):
+    if deck not in deck_names(live_session().view().setup.deck):
         raise MalformedInput(f"unknown deck {deck!r}")
     corners = parse_corners(form.get("corners", ""))
     live_session().new_game(Setup(rules=rules, players=players, first=first, deck=deck, corners=corners))

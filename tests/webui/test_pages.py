@@ -1,0 +1,142 @@
+"""Every page and download, as a viewer; languages; headers; errors without tracebacks."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.engine import GameRecord
+from companion.session import CameraStatus, Evidence, LiveSession, Setup
+from webui import create_app
+
+PAGES = ["/", "/camera", "/history", "/history/trick/1", "/corrections", "/new", "/operator", "/state.json"]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_every_page_opens_for_a_viewer(client: FlaskClient, url: str) -> None:
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_scoreboard_shows_the_engine_points_and_turn(client: FlaskClient, session: LiveSession) -> None:
+    state = session.view().state
+    board = client.get("/state.json").get_json()
+    assert [p["points"] for p in board["players"]] == list(state.points)
+    assert [p["tricks"] for p in board["players"]] == [
+        sum(t.winner == seat for t in state.tricks) for seat in range(2)
+    ]
+    assert board["trump"]["code"] == str(state.trump_card)
+    assert board["current"]["to_play"] == state.players[state.to_play]
+    assert len(board["unseen"]) == len(state.unseen)
+    page = client.get("/").get_data(as_text=True)
+    for points in state.points:
+        assert f'data-points="{points}"' in page
+    assert f'data-card="{state.trump_card}"' in page
+
+
+def test_language_follows_the_browser_and_the_switch(client: FlaskClient, session: LiveSession) -> None:
+    trump = session.view().state.trump_card
+    english = client.get("/", headers={"Accept-Language": "en-GB,en;q=0.9"}).get_data(as_text=True)
+    assert "Scoreboard" in english and "Trump" in english
+    spanish = client.get("/?lang=es", headers={"Accept-Language": "en"})
+    assert "Marcador" in spanish.get_data(as_text=True)
+    assert "lang=es" in spanish.headers["Set-Cookie"]
+    again = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Triunfo" in again  # the switch is remembered
+    from webui.i18n import card_name
+
+    assert card_name(trump, "es") in again
+
+
+def test_italian_decks_get_italian_card_names(full_record: GameRecord) -> None:
+    session = LiveSession()
+    session.load(full_record, Setup(deck="napoletane"))
+    board = create_app({"SESSION": session}).test_client().get("/state.json?lang=es").get_json()
+    names = {
+        card["code"]: card["name"]
+        for trick in board["tricks"]
+        for card in (p["card"] for p in trick["plays"])
+    }
+    assert names["11B"] == "Cavallo di bastoni" and names["1O"] == "Asso di denari"
+    assert board["tricks"][0]["plays"][0]["card"]["label"] in {str(n) for n in range(1, 11)}
+
+
+def test_history_lists_every_trick_with_its_reason(client: FlaskClient, session: LiveSession) -> None:
+    page = client.get("/history?lang=en").get_data(as_text=True)
+    for trick in session.view().state.tricks:
+        assert f'data-trick="{trick.n}"' in page
+        assert trick.reason.split(": ")[1] in page
+
+
+def test_dispute_view_shows_the_evidence_and_readings(
+    client: FlaskClient, session: LiveSession, tmp_path: Path
+) -> None:
+    snapshot = tmp_path / "trick-1.jpg"
+    snapshot.write_bytes(b"\xff\xd8 a jpeg \xff\xd9")
+    session.add_evidence(
+        Evidence(1, snapshot, ({"card": "3C", "confidence": 0.97, "alternatives": [["3E", 0.02]]},))
+    )
+    page = client.get("/history/trick/1?lang=en").get_data(as_text=True)
+    trick = session.view().state.tricks[0]
+    assert "/history/evidence/1.jpg" in page and "3E 0.02" in page
+    assert trick.reason.split(": ")[1] in page
+    with client.get("/history/evidence/1.jpg") as image:
+        assert (image.status_code, image.data) == (200, snapshot.read_bytes())
+    assert client.get("/history/evidence/2.jpg").status_code == 404
+    assert client.get("/history/trick/99").status_code == 404
+
+
+def test_record_downloads_as_json_and_csv(client: FlaskClient, session: LiveSession) -> None:
+    record = session.view().record
+    download = client.get("/record.json")
+    assert "attachment" in download.headers["Content-Disposition"]
+    assert GameRecord.from_dict(json.loads(download.data)) == record
+    rows = list(csv.DictReader(io.StringIO(client.get("/record.csv").get_data(as_text=True))))
+    assert len(rows) == len(record.events)
+    assert [row["card"] for row in rows] == [str(e.card) if e.card else "" for e in record.events]
+    assert {row["player"] for row in rows if row["seat"]} == set(record.players)
+
+
+def test_camera_frames_and_status(client: FlaskClient, session: LiveSession) -> None:
+    assert client.get("/camera.jpg").status_code == 404
+    session.set_frame(b"\xff\xd8frame\xff\xd9")
+    assert client.get("/camera.jpg").data == b"\xff\xd8frame\xff\xd9"
+    stream = client.get("/camera.mjpg", buffered=False)
+    assert stream.mimetype == "multipart/x-mixed-replace"
+    first = next(iter(stream.response))
+    assert first.startswith(b"--frame\r\nContent-Type: image/jpeg") and first.endswith(
+        b"\xff\xd8frame\xff\xd9\r\n"
+    )
+    stream.close()
+    session.set_camera(CameraStatus.LOST, "USB unplugged")
+    page = client.get("/?lang=en").get_data(as_text=True)
+    assert 'data-camera="lost"' in page and "Camera lost: USB unplugged" in page
+
+
+def test_unknown_pages_and_crashes_show_no_traceback(session: LiveSession) -> None:
+    app = create_app({"SESSION": session})
+
+    def broken() -> str:
+        raise ZeroDivisionError("secret detail")
+
+    app.add_url_rule("/broken", view_func=broken)
+    client = app.test_client()
+    missing = client.get("/no-such-page")
+    crash = client.get("/broken")
+    assert (missing.status_code, crash.status_code) == (404, 500)
+    for body in (missing.get_data(as_text=True), crash.get_data(as_text=True)):
+        assert "Traceback" not in body and "secret detail" not in body and "ZeroDivision" not in body
+
+
+def test_app_factory_keeps_apps_apart(app: Flask) -> None:
+    other = create_app()
+    assert other.config["SESSION"] is not app.config["SESSION"]
+    assert other.config["PIN"] != "" and other.config["SECRET_KEY"] != app.config["SECRET_KEY"]
