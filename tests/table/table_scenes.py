@@ -25,6 +25,7 @@ class Scene:
     corners_px: np.ndarray  # true table corners 0..3 in the frame
     cards_px: list[np.ndarray]  # true corners of each card in the frame
     cards_mm: list[np.ndarray]  # the same on the table
+    faces_up: list[bool]
     clear: list[bool]  # for each card, whether no hand touches it
 
 
@@ -109,19 +110,26 @@ def untouched(quad: np.ndarray, mask: np.ndarray, margin_mm: int = 10) -> bool:
 
 
 def render(
-    seed: int, cards: int = 4, tilt: float = 0.12, light: float = 1.0, noise: float = 0.0, hand: bool = False
+    seed: int,
+    cards: int | list[np.ndarray] = 4,
+    tilt: float = 0.12,
+    light: float = 1.0,
+    noise: float = 0.0,
+    hand: bool = False,
 ) -> Scene:
     """A 1280x720 frame of the table with ``cards`` cards, and the same view empty, lit at 1.
 
+    ``cards`` is a number of cards at random poses, or their quads on the table (mm).
     ``light`` scales the frame's brightness, ``noise`` adds sensor noise (std, grey levels),
     ``hand`` draws a hand reaching over the table (it is no card: proposals on it are wrong).
     """
     rng = np.random.default_rng(seed)
     table = cloth(rng, (round(SIZE_MM[0]), round(SIZE_MM[1])))  # 1 px per mm
     empty_table = table.copy()
-    quads = place_cards(rng, cards)
-    for quad in quads:
-        picture = card_image(rng, face_up=bool(rng.random() < 0.75))
+    quads = place_cards(rng, cards) if isinstance(cards, int) else cards
+    faces_up = [bool(rng.random() < 0.75) for _ in quads]
+    for quad, face_up in zip(quads, faces_up, strict=True):
+        picture = card_image(rng, face_up)
         ph, pw = picture.shape[:2]
         source = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
         warp = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
@@ -146,4 +154,6 @@ def render(
     def project(quad: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(quad.reshape(-1, 1, 2), to_image).reshape(-1, 2)
 
-    return Scene(view(table, light), view(empty_table), corners_px, [project(q) for q in quads], quads, clear)
+    return Scene(
+        view(table, light), view(empty_table), corners_px, [project(q) for q in quads], quads, faces_up, clear
+    )
