@@ -99,7 +99,7 @@ def _http_error(error: HTTPException) -> Any:
         words = i18n.MESSAGES[locale]
         message = "CSRF" if error.description == "csrf" else words["operator_only"]
         return _error_page(403, message)
-    return _error_page(error.code or 500, error.name)
+    return _error_page(error.code or 500, f"{error.name}: {error.description}")
 
 
 def _unexpected_error(error: Exception) -> tuple[str, int]:

@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.engine import load_record
+    from companion.engine import GameRecord, load_record
     from companion.errors import MalformedInput
     from companion.session import LiveSession
     from webui import create_app, security
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     session = LiveSession()
     if args.record is not None:
         record = load_record(args.record)
-        if not hasattr(record, "events"):
+        if not isinstance(record, GameRecord):
             raise MalformedInput(f"{args.record} is a match record: serve needs one game record")
         session.load(record)
     pin = args.pin or security.new_pin()
