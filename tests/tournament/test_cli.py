@@ -1,0 +1,129 @@
+"""The tournament commands end to end, with results taken from games scored into the store."""
+
+import csv
+import json
+
+import pytest
+
+from companion.cli import main
+from companion.engine import random_game, replay
+from companion.store import Store
+
+
+@pytest.fixture
+def db(tmp_path):
+    return f"sqlite:///{tmp_path / 'club.db'}"
+
+
+def companion(capsys, *args: str):
+    assert main(list(args)) == 0
+    out = capsys.readouterr().out
+    return json.loads(out) if "--json" in args else out
+
+
+def test_a_knockout_from_scored_games_to_champion_stats_and_export(db, tmp_path, capsys):
+    players = ["Ana", "Luis", "Eva"]
+    companion(
+        capsys,
+        "tournament",
+        "new",
+        "Copa",
+        "--format",
+        "knockout",
+        "--db",
+        db,
+        *[f"--player={p}" for p in players],
+    )
+    first = companion(capsys, "tournament", "next-round", "Copa", "--db", db, "--json")["pairings"]
+    assert [(p["home"], p["away"]) for p in first] == [("Ana", None), ("Luis", "Eva")]  # seed 1 has the bye
+
+    seed = 0
+    for number in (1, 2):
+        pairings = companion(
+            capsys, "tournament", "pairings", "Copa", "--round", str(number), "--db", db, "--json"
+        )
+        for pairing in pairings["pairings"]:
+            if pairing["away"] is None:
+                continue
+            with Store.open(db) as store:
+                while True:  # a decisive game (a draw would need another one)
+                    seed += 1
+                    record = random_game("brisca-2", seed, [pairing["home"], pairing["away"]])
+                    if replay(record).winners:
+                        break
+                game_id = store.import_record(record.to_dict())
+            companion(
+                capsys,
+                "tournament",
+                "result",
+                "Copa",
+                str(number),
+                str(pairing["table"]),
+                "--games",
+                str(game_id),
+                "--db",
+                db,
+            )
+        if number == 1:
+            companion(capsys, "tournament", "next-round", "Copa", "--db", db)
+
+    bracket = companion(capsys, "tournament", "bracket", "Copa", "--db", db, "--json")["rounds"]
+    final = bracket[-1][0]
+    assert final["winner"] in (final["home"], final["away"]) and final["score"] in ("1-0", "0-1")
+    text = companion(capsys, "tournament", "bracket", "Copa", "--db", db)
+    assert "Final" in text and "Semi-final" in text
+
+    stats = {
+        row["name"]: row
+        for row in companion(capsys, "tournament", "stats", "Copa", "--db", db, "--json")["stats"]
+    }
+    assert sum(row["games"] for row in stats.values()) == 4  # two games, two players each
+    assert sum(row["points"] for row in stats.values()) == 240  # 120 card points a game
+    assert stats[final["winner"]]["wins"] >= 1
+
+    companion(capsys, "tournament", "standings", "Copa", "--db", db, "--csv", str(tmp_path / "copa.csv"))
+    rows = list(csv.DictReader((tmp_path / "copa.csv").read_text().splitlines()))
+    assert {row["name"] for row in rows} == set(players)
+
+    companion(capsys, "tournament", "export", "Copa", str(tmp_path / "copa.json"), "--db", db)
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    companion(capsys, "tournament", "import", str(tmp_path / "copa.json"), "--db", other)
+    again = companion(capsys, "tournament", "stats", "Copa", "--db", other, "--json")["stats"]
+    assert {row["name"]: row for row in again} == stats
+
+
+def test_hand_results_withdrawals_and_errors(db, capsys):
+    companion(
+        capsys, "tournament", "new", "Liga", "--format", "league", "--db", db, "--pair", "Primos=Ana,Luis"
+    )
+    companion(capsys, "tournament", "add-player", "Liga", "Vecinas=Eva,Rosa", "--db", db)
+    companion(capsys, "tournament", "add-player", "Liga", "Solo", "--db", db)
+    companion(capsys, "tournament", "next-round", "Liga", "--db", db)
+    pairing = companion(capsys, "tournament", "pairings", "Liga", "--db", db, "--json")["pairings"][0]
+    companion(
+        capsys,
+        "tournament",
+        "result",
+        "Liga",
+        "1",
+        str(pairing["table"]),
+        "--score",
+        "2-1",
+        "--points",
+        "190-170",
+        "--db",
+        db,
+    )
+    companion(capsys, "tournament", "withdraw", "Liga", "Solo", "--db", db)
+    table = companion(capsys, "tournament", "standings", "Liga", "--db", db, "--json")["standings"]
+    assert (
+        table[0]["name"] == pairing["home"]
+        and table[0]["games_won"] == 2
+        and table[0]["point_difference"] == 20
+    )
+    assert next(row for row in table if row["name"] == "Solo")["withdrawn"]
+    assert companion(capsys, "tournament", "list", "--db", db, "--json")["tournaments"] == ["Liga"]
+    assert main(["tournament", "result", "Liga", "1", "1", "--score", "two-one", "--db", db]) == 2
+    assert "two-one" in capsys.readouterr().err
+    assert main(["tournament", "new", "Liga", "--format", "swiss", "--db", db]) == 2
+    assert "already exists" in capsys.readouterr().err
