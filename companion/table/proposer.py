@@ -27,9 +27,7 @@ class ProposerConfig:
     """Thresholds of the change-based proposer."""
 
     px_per_mm: float = 0.5  # scale of the rectified table it works on
-    threshold: float = (
-        20.0  # colour distance (0..255 per channel, averaged over 5x5 px) that counts as a change
-    )
+    threshold: float = 20.0  # colour distance (0..255, largest channel, 5x5 median) that is a change
     size_tolerance: float = 0.22  # allowed relative error of each card side
     min_fill: float = 0.72  # contour area / rectangle area below which a blob is not a card
     background_rate: float = 0.03  # how fast unchanged pixels refresh the background
@@ -84,7 +82,7 @@ class ChangeProposer:
         )
         difference = cv2.absdiff(current, cv2.multiply(self._background, (*gain.tolist(), 0.0)))
         blue, green, red = cv2.split(difference)
-        distance = cv2.blur(cv2.max(cv2.max(blue, green), red), (5, 5))  # averages out sensor noise
+        distance = cv2.medianBlur(cv2.max(cv2.max(blue, green), red), 5)  # quiets noise, keeps edges
         mask = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))

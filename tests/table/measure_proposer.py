@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 from table_scenes import SIZE_MM, Scene, render
 
+from companion.table.markers import table_corners_mm
 from companion.table.profile import profile_from_markers
 from companion.table.proposer import ChangeProposer
 from companion.vision.readings import Face, Reading
@@ -35,7 +36,7 @@ def iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter))
 
 
-def score(scene: Scene, readings: list[Reading]) -> dict[str, int]:
+def score(scene: Scene, readings: list[Reading]) -> dict[str, float]:
     """Counts of true, false and missed proposals, and right face hints, in one scene."""
     matched: dict[int, Reading] = {}
     false = 0
@@ -48,17 +49,38 @@ def score(scene: Scene, readings: list[Reading]) -> dict[str, int]:
             false += 1
     clear = [i for i, is_clear in enumerate(scene.clear) if is_clear]
     faces = sum((r.face is Face.UP) == scene.faces_up[i] for i, r in matched.items())
+    corner_error_mm = sum(_corner_error_mm(r.corners, scene.cards_px[i], scene) for i, r in matched.items())
     return {
         "found": sum(i in matched for i in clear),
         "missed": sum(i not in matched for i in clear),
         "false": false,
         "faces_right": faces,
         "faces": len(matched),
+        "corner_error_mm": corner_error_mm,
     }
 
 
+def _corner_error_mm(proposed: np.ndarray, truth: np.ndarray, scene: Scene) -> float:
+    """Mean distance on the table between a proposal's corners and the nearest true corners."""
+    to_table = cv2.getPerspectiveTransform(
+        scene.corners_px.astype(np.float32), table_corners_mm(SIZE_MM).astype(np.float32)
+    )
+    a, b = (
+        cv2.perspectiveTransform(q.reshape(-1, 1, 2).astype(np.float64), to_table).reshape(-1, 2)
+        for q in (proposed, truth)
+    )
+    return float(np.mean([np.linalg.norm(b - point, axis=1).min() for point in a]))
+
+
 def measure(scenes: int, cards: int, **options: float | bool) -> dict[str, float]:
-    totals = {"found": 0, "missed": 0, "false": 0, "faces_right": 0, "faces": 0}
+    totals: dict[str, float] = {
+        "found": 0,
+        "missed": 0,
+        "false": 0,
+        "faces_right": 0,
+        "faces": 0,
+        "corner_error_mm": 0.0,
+    }
     times = []
     for seed in range(scenes):
         scene = render(seed, cards=cards, **options)  # type: ignore[arg-type]
@@ -72,6 +94,7 @@ def measure(scenes: int, cards: int, **options: float | bool) -> dict[str, float
         "recall": round(totals["found"] / max(1, totals["found"] + totals["missed"]), 4),
         "precision": round(totals["found"] / max(1, totals["found"] + totals["false"]), 4),
         "face_accuracy": round(totals["faces_right"] / max(1, totals["faces"]), 4),
+        "corner_error_mm": round(totals["corner_error_mm"] / max(1, totals["faces"]), 2),
         "ms_median": round(1000 * float(np.median(times)), 2),
         "ms_p95": round(1000 * float(np.percentile(times, 95)), 2),
         "cards": scenes * cards,

@@ -1,0 +1,78 @@
+"""The change-based proposer on generated frames with cards at known poses."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from measure_proposer import iou, measure
+from table_scenes import SIZE_MM, card_corners_mm, render
+
+from companion.table.markers import find_markers
+from companion.table.profile import CARD_MM, profile_from_markers
+from companion.table.proposer import ChangeProposer
+from companion.vision.readings import Face
+
+cv2.setNumThreads(1)
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"noise": 4.0, "light": 0.8}, {"noise": 4.0, "hand": True}], ids=["clean", "dim", "hand"]
+)
+def test_recall_and_precision_on_generated_frames(options: dict[str, float | bool]) -> None:
+    result = measure(scenes=6, cards=6, **options)
+    assert result["recall"] >= 0.95
+    assert result["precision"] >= 0.95
+    assert result["face_accuracy"] >= 0.95
+    assert result["corner_error_mm"] < 3.0
+
+
+def test_proposals_are_card_quads_in_image_pixels_starting_at_a_short_edge() -> None:
+    scene = render(11, cards=5, noise=3.0)
+    profile = profile_from_markers(scene.empty, size_mm=SIZE_MM)
+    readings = ChangeProposer(profile, scene.empty).propose(scene.frame)
+    assert len(readings) == 5
+    for reading in readings:
+        best = max(scene.cards_px, key=lambda card: iou(reading.corners, card))
+        assert iou(reading.corners, best) > 0.85
+        sides_mm = np.linalg.norm(np.diff(profile.to_table(reading.corners), axis=0, append=0)[:2], axis=1)
+        assert sides_mm == pytest.approx(sorted(CARD_MM), rel=0.1)
+        assert 0 < reading.detection_confidence <= 1 and reading.card is None
+
+
+def test_cards_side_by_side_are_split_by_the_known_card_size() -> None:
+    short = CARD_MM[0]
+    row = [card_corners_mm(np.array([400 + i * short, 450.0]), 0.0) for i in range(3)]
+    scene = render(12, cards=row)
+    profile = profile_from_markers(scene.empty, size_mm=SIZE_MM)
+    readings = ChangeProposer(profile, scene.empty).propose(scene.frame)
+    assert len(readings) == 3
+    for card in scene.cards_px:
+        assert max(iou(r.corners, card) for r in readings) > 0.75
+
+
+def test_without_a_reference_the_first_frame_is_the_empty_table() -> None:
+    scene = render(13, cards=3)
+    proposer = ChangeProposer(profile_from_markers(scene.empty, size_mm=SIZE_MM))
+    assert proposer.propose(scene.empty) == []
+    assert len(proposer.propose(scene.frame)) == 3
+    assert proposer.propose(scene.empty) == []  # cards taken away: nothing is left behind
+
+
+def test_background_follows_slow_light_but_keeps_the_cards() -> None:
+    scene = render(14, cards=4)
+    proposer = ChangeProposer(profile_from_markers(scene.empty, size_mm=SIZE_MM), scene.empty)
+    for step in range(30):  # the evening darkens by a third, slowly
+        light = 1.0 - step / 90
+        frame = np.clip(scene.frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
+        readings = proposer.propose(frame)
+    assert len(readings) == 4
+    assert sum(r.face is Face.UP for r in readings) == sum(scene.faces_up)
+
+
+def test_markers_are_not_proposed_as_cards() -> None:
+    scene = render(15, cards=0)
+    proposer = ChangeProposer(profile_from_markers(scene.empty, size_mm=SIZE_MM), np.zeros_like(scene.empty))
+    readings = proposer.propose(scene.frame)  # everything changed against a black reference
+    assert len(find_markers(scene.frame)) == 4
+    assert readings == []
