@@ -1,0 +1,42 @@
+"""How many events per second the store acknowledges durably (each append its own committed transaction)."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from companion.engine import random_game
+from companion.store.store import Store
+
+
+def bench_store(store: Store, events: int = 2000, *, writers: int = 1, seed: int = 0) -> dict[str, Any]:
+    """Append ``events`` real game events split over ``writers`` tables writing at once; report the rate."""
+    per_writer = max(1, events // writers)
+    logs = []
+    for writer in range(writers):
+        log: list[dict[str, Any]] = []
+        game = 0
+        while len(log) < per_writer:
+            log += [event.to_dict() for event in random_game("brisca-2", seed + 1000 * writer + game).events]
+            game += 1
+        logs.append(log[:per_writer])
+
+    def write(log: list[dict[str, Any]]) -> None:
+        game_id = store.create_game("brisca-2", ["Bench A", "Bench B"])
+        for seq, event in enumerate(log):
+            store.append_event(game_id, event, seq)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=writers) as pool:
+        list(pool.map(write, logs))
+    seconds = time.perf_counter() - started
+    total = per_writer * writers
+    return {
+        "backend": store.backend,
+        "events": total,
+        "writers": writers,
+        "seconds": round(seconds, 3),
+        "events_per_s": round(total / seconds, 1),
+        "ms_per_event": round(1000 * seconds / total, 3),
+    }

@@ -1,0 +1,40 @@
+"""Keep a live game in the store as it is played: an event sink for :class:`companion.session.LiveSession`."""
+
+from __future__ import annotations
+
+from companion.engine import Event, GameRecord, replay
+from companion.store.store import Store
+
+
+class GameWriter:
+    """Called with ``(record, None)`` when a game starts and ``(record, event)`` after each event.
+
+    Every event of the record not yet stored is appended at its own position, so a failed
+    write is retried with the next event and a retry never stores an event twice; a game is
+    stored from its first event and marked complete when its last trick is in. Give
+    ``game_id`` to continue a stored game, then load the session with its record.
+    """
+
+    def __init__(self, store: Store, game_id: int | None = None) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.written = store.game(game_id).events if game_id is not None else 0
+        self._continuing = game_id is not None
+        self._finished = False
+
+    def __call__(self, record: GameRecord, event: Event | None) -> None:
+        if not record.events:  # a new game (or the session's empty one before the load)
+            if not self._continuing:
+                self.game_id, self.written, self._finished = None, 0, False
+            return
+        if event is None and not self._continuing:  # a game loaded with events: a new stored game
+            self.game_id, self.written, self._finished = None, 0, False
+        self._continuing = False
+        if self.game_id is None:
+            self.game_id = self.store.create_game(record.rules.to_spec(), record.players, record.first)
+        for seq in range(self.written, len(record.events)):
+            self.store.append_event(self.game_id, record.events[seq].to_dict(), seq)
+            self.written = seq + 1
+        if not self._finished and replay(record).complete:
+            self.store.finish_game(self.game_id)
+            self._finished = True
