@@ -49,17 +49,14 @@ def revoke_cards(
     return frozenset()
 
 
-def ace_hunted(
-    rules: Rules, card: Card, trump: Suit | None, played: Collection[Card], last_trick: bool
-) -> bool:
-    """Cazar el tres: no As of trumps while the 3 of trumps is out, but on the last trick."""
-    return (
-        rules.cazar_tres
-        and trump is not None
-        and card == Card(Rank.AS, trump)
-        and Card(Rank.TRES, trump) not in played
-        and not last_trick
-    )
+def hunted_ace(rules: Rules, trump: Suit | None, played: Collection[Card], last_trick: bool) -> Card | None:
+    """Cazar el tres: the As of trumps, while nobody may play it (the 3 of trumps is out), else None.
+
+    A card nobody may play is owed by nobody: holding it proves no revoke.
+    """
+    if not rules.cazar_tres or trump is None or last_trick or Card(Rank.TRES, trump) in played:
+        return None
+    return Card(Rank.AS, trump)
 
 
 def legal_cards(
@@ -72,13 +69,16 @@ def legal_cards(
     last_trick: bool,
 ) -> list[Card]:
     """The cards of a known ``hand`` that may be played onto ``trick``."""
+    hunted = hunted_ace(rules, trump, played, last_trick)
+    playable = [card for card in hand if card != hunted]
     legal = [
         card
-        for card in hand
-        if not revoke_cards(rules, trick, card, trump, arrastre, (other for other in hand if other != card))
-        and not ace_hunted(rules, card, trump, played, last_trick)
+        for card in playable
+        if not revoke_cards(
+            rules, trick, card, trump, arrastre, (other for other in playable if other != card)
+        )
     ]
-    return legal or list(hand)
+    return legal or playable or list(hand)
 
 
 def swap_target_problem(rules: Rules, put: Card, face_up: Card, trump: Suit) -> str | None:

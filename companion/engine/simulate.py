@@ -109,14 +109,12 @@ class _Simulation:
         table, rules, hand = self.table, self.rules, self.hands[seat]
         trump = table.trump_suit
         ace = Card(Rank.AS, trump) if trump is not None else None
-        if rules.arrastre and not table.plays and ace in hand and self.rng.random() < CHANCE:
-            self.emit(Event("arrastre", seat=seat))
         trick = [card for _, card in table.plays]
-        if table.arrastre and not trick and ace is not None:
+        last = len(table.tricks) == rules.tricks - 1
+        options = moves.legal_cards(rules, hand, trick, trump, table.arrastre, table.played, last)
+        if rules.arrastre and not trick and ace in options and self.rng.random() < CHANCE:
+            self.emit(Event("arrastre", seat=seat))
             options = [ace]
-        else:
-            last = len(table.tricks) == rules.tricks - 1
-            options = moves.legal_cards(rules, hand, trick, trump, table.arrastre, table.played, last)
         card = self.rng.choice(options)
         hand.remove(card)
         tricks_before = len(table.tricks)

@@ -39,6 +39,7 @@ class Table:
         self.players = tuple(players)
         self.first = first
         self.deck: frozenset[Card] = frozenset(deck(rules.deck))
+        self.total_tricks, self.draw_rounds = rules.tricks, rules.draw_rounds
         self.issues: list[Issue] = []
         self.deal()
 
@@ -70,7 +71,7 @@ class Table:
 
     @property
     def complete(self) -> bool:
-        return self.ended_by is not None or len(self.tricks) == self.rules.tricks
+        return self.ended_by is not None or len(self.tricks) == self.total_tricks
 
     @property
     def to_play(self) -> int | None:
@@ -96,13 +97,23 @@ class Table:
     def settle_last_draw(self) -> None:
         """The last drawer takes the face-up card once the next trick begins."""
         if self.last_drawer is not None and self.face_up is not None:
-            self.known[self.last_drawer].add(self.face_up)
+            self.receive(self.last_drawer, self.face_up)
             self.face_up = None
         self.last_drawer = None
 
+    def receive(self, seat: int, card: Card) -> None:
+        """``seat`` takes a card everyone saw: it is known in its hand, and proves no earlier revoke."""
+        self.known[seat].add(card)
+        self.owed[seat] = [
+            (ref, played, owed - {card}, epoch) for ref, played, owed, epoch in self.owed[seat]
+        ]
+
     def holder(self, card: Card) -> int | None:
         """The seat known to hold ``card``, if any."""
-        return next((seat for seat, known in enumerate(self.known) if card in known), None)
+        for seat, known in enumerate(self.known):
+            if known and card in known:
+                return seat
+        return None
 
     def finish_trick(self) -> None:
         rules, cards = self.rules, [card for _, card in self.plays]
@@ -128,7 +139,7 @@ class Table:
             over = [side for side, total in enumerate(side_totals(rules, self.points)) if total > 11]
             if over:
                 self.ended_by, self.loser = "over-11", over[0]
-        if len(self.tricks) <= rules.draw_rounds:
+        if len(self.tricks) <= self.draw_rounds:
             self.draw(winner)
 
     def draw(self, winner: int) -> None:
@@ -242,8 +253,14 @@ def _play(table: Table, index: int, event: Event) -> None:
         table.issue(
             index, "arrastre-card", f"arrastre announced, but {card} was led instead of the As of trumps"
         )
+    last_trick = len(table.tricks) == table.total_tricks - 1
+    hunted = moves.hunted_ace(rules, trump, table.played, last_trick)
+    if card == hunted:
+        table.issue(index, "ace-hunted", f"the As of trumps {card} played while the 3 of trumps is still out")
     if trick and (rules.follow_suit or table.arrastre):
         others = table.deck - table.played - {card}
+        if hunted is not None:
+            others -= {hunted}
         owed = moves.revoke_cards(rules, trick, card, trump, table.arrastre, others)
         shown = owed & table.known[seat]
         if shown:
@@ -251,8 +268,6 @@ def _play(table: Table, index: int, event: Event) -> None:
             table.issue(index, "revoke", f"seat {seat} played {card} while holding {names}")
         elif owed:
             table.owed[seat].append((index, card, owed, table.epoch[seat]))
-    if moves.ace_hunted(rules, card, trump, table.played, len(table.tricks) == rules.tricks - 1):
-        table.issue(index, "ace-hunted", f"the As of trumps {card} played while the 3 of trumps is still out")
     table.played.add(card)
     table.seen.add(card)
     table.known[seat].discard(card)
@@ -281,12 +296,10 @@ def _swap(table: Table, index: int, event: Event) -> None:
     if problem:
         table.issue(index, "bad-swap", problem)
     table.known[seat].discard(card)
-    table.known[seat].add(face_up)
+    table.receive(seat, face_up)
     table.face_up = card
     table.seen.add(card)
     table.swaps.append(Swap(index, seat, card, face_up))
-    table.epoch[seat] += 1
-    table.owed[seat].clear()
 
 
 def _arrastre(table: Table, index: int, event: Event) -> None:
