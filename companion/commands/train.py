@@ -1,0 +1,67 @@
+"""``companion train detector``: train the card detector from a rendered dataset and export it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("train", help="train a model (needs the training extras)")
+    models = parser.add_subparsers(dest="model", required=True, metavar="MODEL")
+    detector = models.add_parser(
+        "detector", help="YOLO-OBB card detector from `companion dataset render` data"
+    )
+    detector.add_argument("--data", type=Path, help="dataset folder (with data.yaml)")
+    detector.add_argument("--epochs", type=int, default=100)
+    detector.add_argument("--imgsz", type=int, default=640)
+    detector.add_argument("--batch", type=int, default=8)
+    detector.add_argument("--device", default="cpu", help="cpu, or a CUDA device such as 0")
+    detector.add_argument("--workers", type=int, default=1, help="data-loading processes")
+    detector.add_argument("--project", type=Path, default=Path("runs/detector"), help="where runs are kept")
+    detector.add_argument("--name", default="train", help="run name under --project")
+    detector.add_argument("--resume", action="store_true", help="continue the run --project/--name")
+    detector.add_argument("--weights", type=Path, help="start a new run from this checkpoint")
+    detector.add_argument(
+        "--checkpoint-minutes", type=float, default=10.0, help="also save last.pt this often within an epoch"
+    )
+    detector.add_argument(
+        "--export",
+        type=Path,
+        default=None,
+        help="export the best checkpoint to this ONNX file (default models/detector.onnx)",
+    )
+    detector.add_argument(
+        "--export-only", type=Path, metavar="CHECKPOINT", help="skip training: export this checkpoint"
+    )
+    detector.add_argument("--json", action="store_true")
+    detector.set_defaults(run=run_detector)
+
+
+def run_detector(args: argparse.Namespace) -> int:
+    from companion.errors import MalformedInput
+    from companion.paths import models_dir
+    from companion.training.detector import TrainSettings, export_onnx, train_detector
+
+    out = args.export or models_dir() / "detector.onnx"
+    if args.export_only:
+        best = args.export_only
+    else:
+        if args.data is None and not args.resume:
+            raise MalformedInput("train detector needs --data DIR (or --resume), got neither")
+        settings = TrainSettings(
+            epochs=args.epochs,
+            imgsz=args.imgsz,
+            batch=args.batch,
+            device=args.device,
+            workers=args.workers,
+            project=args.project,
+            name=args.name,
+            checkpoint_minutes=args.checkpoint_minutes,
+        )
+        best = train_detector(args.data or Path(), settings, resume=args.resume, weights=args.weights)
+    onnx = export_onnx(best, out, imgsz=args.imgsz)
+    result = {"checkpoint": str(best), "onnx": str(onnx), "onnx_bytes": onnx.stat().st_size}
+    print(json.dumps(result) if args.json else f"exported {best} to {onnx} ({result['onnx_bytes']} bytes)")
+    return 0

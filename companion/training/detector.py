@@ -1,0 +1,114 @@
+"""Training the card detector: ultralytics YOLO-OBB from scratch, and its export to ONNX.
+
+This is the only module that touches ultralytics; run-time inference lives in
+:mod:`companion.vision.detector` and needs only ONNX Runtime.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.errors import MissingResource
+
+MODEL_YAML = Path(__file__).with_name("detector-obb.yaml")
+"""The detector's layout: YOLOv8-obb at width 0.1875 (narrower than n), two classes."""
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """How to train: ``epochs`` over the data, square ``imgsz`` inputs, checkpoints every
+    ``checkpoint_minutes`` (and after each epoch) in ``project/name/weights``."""
+
+    epochs: int = 100
+    imgsz: int = 640
+    batch: int = 8
+    device: str = "cpu"
+    workers: int = 1
+    project: Path = Path("runs/detector")
+    name: str = "train"
+    checkpoint_minutes: float = 10.0
+    seed: int = 0
+
+
+def _offline() -> None:
+    """Ultralytics must never reach the network: no weight, font or settings downloads."""
+    os.environ["YOLO_OFFLINE"] = "1"
+
+
+def _checkpoint_every(minutes: float):
+    """A callback that saves ``last.pt`` mid-epoch, so a slow shared CPU loses little work."""
+    state = {"saved": time.monotonic()}
+
+    def on_train_batch_end(trainer) -> None:
+        if time.monotonic() - state["saved"] >= minutes * 60:
+            trainer.save_model()
+            state["saved"] = time.monotonic()
+
+    return on_train_batch_end
+
+
+def train_detector(
+    data: Path, settings: TrainSettings, resume: bool = False, weights: Path | None = None
+) -> Path:
+    """Train (or, with ``resume``, continue the run in ``project/name``); returns ``best.pt``.
+
+    ``weights`` starts a new run from a checkpoint instead of from scratch.
+    """
+    _offline()
+    from ultralytics import YOLO
+
+    run = settings.project.resolve() / settings.name
+    last = run / "weights" / "last.pt"
+    if resume:
+        if not last.is_file():
+            raise MissingResource(f"nothing to resume: no checkpoint at {last}")
+        model = YOLO(str(last))
+        model.add_callback("on_train_batch_end", _checkpoint_every(settings.checkpoint_minutes))
+        model.train(resume=True)
+    else:
+        data_yaml = data / "data.yaml" if data.is_dir() else data
+        if not data_yaml.is_file():
+            raise MissingResource(f"no dataset description at {data_yaml}")
+        model = YOLO(str(weights) if weights else str(MODEL_YAML), task="obb")
+        model.add_callback("on_train_batch_end", _checkpoint_every(settings.checkpoint_minutes))
+        model.train(
+            data=str(data_yaml),
+            epochs=settings.epochs,
+            imgsz=settings.imgsz,
+            batch=settings.batch,
+            device=settings.device,
+            workers=settings.workers,
+            project=str(settings.project.resolve()),
+            name=settings.name,
+            exist_ok=True,
+            pretrained=False,
+            plots=False,
+            amp=settings.device != "cpu",
+            seed=settings.seed,
+            deterministic=True,
+            degrees=0.0,  # renders already turn cards every way
+            flipud=0.5,
+            fliplr=0.5,
+            patience=1000,
+        )
+    best = run / "weights" / "best.pt"
+    return best if best.is_file() else last
+
+
+def export_onnx(weights: Path, out: Path, imgsz: int = 640) -> Path:
+    """Export a trained checkpoint to ONNX (static shape, opset 17) at ``out``."""
+    _offline()
+    from ultralytics import YOLO
+
+    if not weights.is_file():
+        raise MissingResource(f"no checkpoint at {weights}")
+    exported = Path(
+        YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False)
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(exported, out)
+    return out
