@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from companion.engine import random_game
+from companion.errors import MalformedInput
 from companion.store.store import Store
 
 
@@ -40,3 +44,23 @@ def bench_store(store: Store, events: int = 2000, *, writers: int = 1, seed: int
         "events_per_s": round(total / seconds, 1),
         "ms_per_event": round(1000 * seconds / total, 3),
     }
+
+
+def run_bench(urls: list[str] | None, events: int, writers: int, as_json: bool) -> int:
+    """``companion bench store``: measure each database (default: a temporary SQLite file) and print."""
+    if events < 1 or writers < 1:
+        raise MalformedInput(f"--events and --writers must be at least 1, not {events} and {writers}")
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as scratch:
+        targets = urls or [f"sqlite:///{scratch}/bench.db"]
+        for url in targets:
+            with Store.open(url, evidence_dir=Path(scratch)) as store:
+                figures = bench_store(store, events, writers=writers)
+            if as_json:
+                print(json.dumps(figures))
+            else:
+                print(
+                    f"{figures['backend']}: {figures['events']} events stored durably by {writers} writer(s) "
+                    f"in {figures['seconds']} s: {figures['events_per_s']} events/s "
+                    f"({figures['ms_per_event']} ms each)"
+                )
+    return 0
