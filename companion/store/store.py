@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from companion.engine.events import event_from_dict
@@ -416,14 +418,21 @@ def _checked_status(status: str) -> str:
 
 
 def _player_id(connection: Connection, name: str) -> int:
+    """The id of player ``name``, created if new (safe when two writers add the same name at once)."""
     name = name.strip()
     if not name:
         raise MalformedInput("a player needs a name, got an empty one")
-    found = connection.scalar(select(schema.players.c.id).where(schema.players.c.name == name))
-    if found is not None:
-        return int(found)
-    result = connection.execute(insert(schema.players).values(name=name, created_at=_now()))
-    return int(result.inserted_primary_key[0])
+    query = select(schema.players.c.id).where(schema.players.c.name == name)
+    found = connection.scalar(query)
+    if found is None:
+        upsert = {"sqlite": sqlite_insert, "postgresql": postgresql_insert}[connection.dialect.name]
+        connection.execute(
+            upsert(schema.players)
+            .values(name=name, created_at=_now())
+            .on_conflict_do_nothing(index_elements=["name"])
+        )
+        found = connection.scalar(query)
+    return int(found)
 
 
 def _insert_game(connection: Connection, header: dict[str, Any], match_id: int | None, status: str) -> int:
