@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -122,6 +123,12 @@ class TableProfile:
         offset = np.asarray(point_mm, dtype=np.float64) - self.layout.play_center
         return bool(np.linalg.norm(offset) <= self.layout.play_radius)
 
+    def for_image_size(self, image_size: tuple[int, int]) -> TableProfile:
+        """The same calibration for frames of another resolution of the same view (width, height)."""
+        scale_x, scale_y = (old / new for old, new in zip(self.image_size, image_size, strict=True))
+        homography = self.homography @ np.diag([scale_x, scale_y, 1.0])
+        return replace(self, homography=homography, image_size=(int(image_size[0]), int(image_size[1])))
+
     def with_players(self, players: int) -> TableProfile:
         """The same calibration with the seat preset for ``players``."""
         return replace(self, layout=preset_layout(players, self.size_mm))
@@ -148,7 +155,7 @@ class TableProfile:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, object]) -> TableProfile:
+    def from_dict(cls, data: dict[str, Any]) -> TableProfile:
         """A profile from its JSON form; raises ``MalformedInput`` naming what is wrong."""
         if data.get("format") != FORMAT:
             raise MalformedInput(
@@ -159,13 +166,13 @@ class TableProfile:
             layout = Layout(
                 seats=np.asarray(data["seats"], dtype=np.float64).reshape(-1, 2),
                 stock=np.asarray(data["stock"], dtype=np.float64).reshape(2),
-                play_center=np.asarray(play["center"], dtype=np.float64).reshape(2),  # type: ignore[index]
-                play_radius=float(play["radius"]),  # type: ignore[index]
+                play_center=np.asarray(play["center"], dtype=np.float64).reshape(2),
+                play_radius=float(play["radius"]),
             )
             homography = np.asarray(data["homography"], dtype=np.float64).reshape(3, 3)
-            width, height = (float(v) for v in data["size_mm"])  # type: ignore[attr-defined]
-            card_w, card_h = (float(v) for v in data.get("card_mm", CARD_MM))  # type: ignore[attr-defined]
-            image_w, image_h = (int(v) for v in data["image_size"])  # type: ignore[attr-defined]
+            width, height = (float(v) for v in data["size_mm"])
+            card_w, card_h = (float(v) for v in data.get("card_mm", CARD_MM))
+            image_w, image_h = (int(v) for v in data["image_size"])
         except (KeyError, TypeError, ValueError) as error:
             raise MalformedInput(f"table profile field missing or malformed: {error}") from None
         return cls(

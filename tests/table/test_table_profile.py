@@ -45,6 +45,14 @@ def test_round_trip_image_table_image_is_exact() -> None:
     assert np.abs(profile.table_corners_px() - corners).max() < 1e-3
 
 
+def test_profile_follows_the_camera_to_another_resolution() -> None:
+    scene = render(9, cards=4)
+    profile = profile_from_corners(scene.corners_px, (1280, 720), size_mm=SIZE_MM)
+    small = profile.for_image_size((640, 360))
+    for card_px, card_mm in zip(scene.cards_px, scene.cards_mm, strict=True):
+        assert np.abs(small.to_table(card_px / 2) - card_mm).max() < 1.0
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_clicked_corners_map_cards_onto_the_table_within_a_millimetre(seed: int) -> None:
     scene = render(seed, cards=4)
