@@ -1,0 +1,164 @@
+"""The card detector at run time: the exported YOLO-OBB model through ONNX Runtime.
+
+No torch or ultralytics here: letterboxing, decoding the oriented boxes and rotated
+non-maximum suppression are done with numpy, so users need only ``onnxruntime``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import MalformedInput, MissingResource
+from companion.paths import models_dir
+from companion.vision.readings import Face, Reading
+
+FACES = (Face.UP, Face.DOWN)
+"""Detector class index -> face: 0 a face-up card, 1 a card back."""
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """``conf``: lowest confidence kept; ``iou``: overlap (probabilistic IoU) above which the
+    weaker of two boxes is dropped; ``max_det``: most cards reported per frame."""
+
+    conf: float = 0.35
+    iou: float = 0.5
+    max_det: int = 100
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How a frame was fitted into the square network input: ``scale`` then ``pad`` (x, y)."""
+
+    scale: float
+    pad: tuple[float, float]
+
+    def to_frame(self, points: np.ndarray) -> np.ndarray:
+        return (points - np.asarray(self.pad, np.float32)) / self.scale
+
+
+def letterbox(frame: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """Fit a BGR frame into ``size`` x ``size`` (grey padding) as a float32 NCHW RGB tensor in [0, 1]."""
+    h, w = frame.shape[:2]
+    scale = min(size / h, size / w)
+    nw, nh = round(w * scale), round(h * scale)
+    px, py = (size - nw) / 2, (size - nh) / 2
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    top, left = round(py - 0.1), round(px - 0.1)
+    canvas[top : top + nh, left : left + nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    tensor = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return np.ascontiguousarray(tensor), Letterbox(scale, (left, top))
+
+
+def xywhr_to_corners(boxes: np.ndarray) -> np.ndarray:
+    """(n, 5) rotated boxes -> (n, 4, 2) corners, each starting at a corner of a short edge."""
+    cx, cy, w, h, r = boxes.T
+    cos, sin = np.cos(r), np.sin(r)
+    vw = np.stack([cos * w / 2, sin * w / 2], -1)
+    vh = np.stack([-sin * h / 2, cos * h / 2], -1)
+    c = np.stack([cx, cy], -1)
+    corners = np.stack([c - vw - vh, c + vw - vh, c + vw + vh, c - vw + vh], 1)
+    long_first = w > h  # the first edge runs along w: start one corner later so it is the short one
+    corners[long_first] = np.roll(corners[long_first], -1, axis=1)
+    return corners.astype(np.float32)
+
+
+def _covariance(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    w2, h2 = boxes[:, 2] ** 2 / 12, boxes[:, 3] ** 2 / 12
+    cos, sin = np.cos(boxes[:, 4]), np.sin(boxes[:, 4])
+    return w2 * cos**2 + h2 * sin**2, w2 * sin**2 + h2 * cos**2, (w2 - h2) * cos * sin
+
+
+def probiou(a: np.ndarray, b: np.ndarray, eps: float = 1e-7) -> np.ndarray:
+    """Probabilistic IoU (Gaussian overlap, as ultralytics uses for OBB NMS) of (n, 5) x (m, 5) boxes."""
+    a1, b1, c1 = (v[:, None] for v in _covariance(a))
+    a2, b2, c2 = (v[None, :] for v in _covariance(b))
+    dx = a[:, None, 0] - b[None, :, 0]
+    dy = a[:, None, 1] - b[None, :, 1]
+    denom = (a1 + a2) * (b1 + b2) - (c1 + c2) ** 2 + eps
+    t1 = ((a1 + a2) * dy**2 + (b1 + b2) * dx**2) / denom * 0.25
+    t2 = ((c1 + c2) * -dx * dy) / denom * 0.5
+    det1 = np.clip(a1 * b1 - c1**2, 0, None)
+    det2 = np.clip(a2 * b2 - c2**2, 0, None)
+    t3 = 0.5 * np.log(denom / (4 * np.sqrt(det1 * det2) + eps) + eps)
+    bd = np.clip(t1 + t2 + t3, eps, 100.0)
+    return 1 - np.sqrt(1 - np.exp(-bd) + eps)
+
+
+def rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices of the boxes kept by greedy NMS on probabilistic IoU, best first."""
+    order = np.argsort(-scores, kind="stable")
+    boxes = boxes[order]
+    overlap = np.triu(probiou(boxes, boxes), k=1)
+    keep = np.ones(len(order), bool)
+    for i in range(len(order)):
+        if keep[i]:
+            keep[i + 1 :] &= overlap[i, i + 1 :] < iou
+    return order[keep]
+
+
+def decode(output: np.ndarray, settings: DetectorSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Network output (1, 4 + classes + 1, anchors) -> kept boxes (n, 5), scores (n,), classes (n,).
+
+    Each anchor holds centre x, y, width, height (input pixels), one score per class and the angle.
+    """
+    if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] < 6:
+        raise MalformedInput(f"detector output must have shape (1, 4+classes+1, anchors), got {output.shape}")
+    pred = output[0].T
+    class_scores = pred[:, 4:-1]
+    classes = class_scores.argmax(1)
+    scores = class_scores.max(1)
+    mask = scores >= settings.conf
+    boxes = np.concatenate([pred[mask, :4], pred[mask, -1:]], 1)
+    scores, classes = scores[mask], classes[mask]
+    keep = rotated_nms(boxes, scores, settings.iou)[: settings.max_det]  # one card, one class
+    return boxes[keep], scores[keep], classes[keep]
+
+
+class Detector:
+    """Finds cards (face up or down) in BGR frames with an exported YOLO-OBB ONNX model."""
+
+    def __init__(self, session, settings: DetectorSettings = DetectorSettings()) -> None:
+        self.session = session
+        self.settings = settings
+        model_input = session.get_inputs()[0]
+        self.input_name = model_input.name
+        self.imgsz = int(model_input.shape[2])
+
+    @classmethod
+    def from_file(
+        cls, path: Path | None = None, settings: DetectorSettings | None = None, threads: int = 1
+    ) -> Detector:
+        """Load ``path`` (default ``models/detector.onnx``); ``threads`` for ONNX Runtime."""
+        import onnxruntime as ort
+
+        path = Path(path) if path is not None else models_dir() / "detector.onnx"
+        if not path.is_file():
+            raise MissingResource(f"detector model not found: {path}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime raises its own untyped errors
+            raise MissingResource(f"detector model {path} cannot be loaded: {error}") from error
+        return cls(session, settings or DetectorSettings())
+
+    def detect(self, frame: np.ndarray) -> list[Reading]:
+        """The cards in a BGR frame, most confident first; identity is left to the identifier."""
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+            shape = getattr(frame, "shape", type(frame).__name__)
+            raise MalformedInput(f"detector needs a BGR image (h, w, 3), got {shape}")
+        tensor, box = letterbox(frame, self.imgsz)
+        output = self.session.run(None, {self.input_name: tensor})[0]
+        boxes, scores, classes = decode(output, self.settings)
+        corners = box.to_frame(xywhr_to_corners(boxes))
+        return [
+            Reading(corners=c, face=FACES[int(k)], detection_confidence=float(s))
+            for c, s, k in zip(corners, scores, classes, strict=True)
+        ]
