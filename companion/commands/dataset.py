@@ -36,6 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     render.add_argument("--workers", type=int, default=1, help="processes (the CPU is shared: keep it low)")
     render.add_argument("--json", action="store_true", help="print the counts as JSON")
     render.set_defaults(run=run_render)
+    from companion.datasets.game_video_cli import register_action
+
+    register_action(actions)
 
 
 def run_render(args: argparse.Namespace) -> int:

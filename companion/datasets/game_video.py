@@ -1,0 +1,367 @@
+"""Whole games rendered as videos, with their true record: test material for the live pipeline.
+
+A game simulated by the engine (``random_game``) is acted out on a rendered table seen
+from above: the stock with the trump card under it, hands that bring each card in and
+take tricks away, trump swaps, people peeking at a card, a card nudged or lifted and put
+back, lighting that drifts and a camera that shakes a little. Four ArUco markers at the
+table corners let the pipeline calibrate itself. The truth is written beside the video:
+the game record and a timeline saying when each card came to rest.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cards import Card
+from companion.datasets.compose import card_corners, drop_shadow, place_card, procedural_back
+from companion.datasets.decks import load_deck_images
+from companion.datasets.hands import draw_hand
+from companion.datasets.surfaces import render_table
+from companion.engine import GameRecord, replay
+from companion.errors import MalformedInput
+from companion.table.markers import draw_markers
+from companion.table.profile import CARD_MM, TableProfile, profile_from_corners
+
+#: The table shown: a small square card table, so cards are big enough in a 720p frame.
+TABLE_MM: tuple[float, float] = (640.0, 640.0)
+#: Card artwork is shrunk once to this width (px) before it is warped into frames.
+ART_WIDTH = 120
+#: The table is bumped (the camera shakes for a second) this often.
+SHAKE_EVERY_S = 17.0
+#: x264 constant-quality setting of the written videos (higher: smaller, blurrier).
+CRF = 28
+
+
+@dataclass(frozen=True)
+class VideoSpec:
+    """How a game video is filmed."""
+
+    size: tuple[int, int] = (1280, 720)
+    fps: int = 15
+    table_mm: tuple[float, float] = TABLE_MM
+    split: str = "val"  # colours and cloths never used to train the detector
+    pace: float = 1.0  # >1 plays faster
+
+
+@dataclass
+class _Sprite:
+    image: np.ndarray
+    centre: np.ndarray  # table mm
+    angle: float
+
+
+@dataclass
+class _Hand:
+    seed: int
+    wrist: np.ndarray  # table mm
+    direction: float
+
+
+@dataclass
+class _Table:
+    """What lies on the table now: resting cards by name, the stock count and the trump card."""
+
+    resting: dict[str, _Sprite] = field(default_factory=dict)
+    stock: int = 0
+    trump: _Sprite | None = None
+
+
+class GameFilm:
+    """Acts out a game record frame by frame; ``frames()`` yields BGR images."""
+
+    def __init__(self, record: GameRecord, deck_style: str, seed: int, spec: VideoSpec | None = None) -> None:
+        self.spec = spec or VideoSpec()
+        self.record = record
+        self.state = replay(record)
+        self.rng = np.random.default_rng(seed)
+        self.t = 0.0
+        self.timeline: list[dict[str, object]] = []
+        w, h = self.spec.size
+        self.profile = self._camera(self.rng, w, h, len(record.players))
+        art = load_deck_images(deck_style)
+        self.faces = {name: _shrink(image) for name, image in art.faces.items()}
+        back = art.back if art.back is not None else procedural_back(self.rng, "val")
+        self.back = _shrink(back)
+        px_per_mm = h / self.spec.table_mm[1]
+        background = render_table(self.rng, (w, h), split="val", unit=CARD_MM[0] * px_per_mm)  # type: ignore[arg-type]
+        self.background = draw_markers(background, self.profile.table_corners_px(), self.spec.table_mm)
+        self.table = _Table()
+        self._static: np.ndarray | None = None
+        self._phase = self.rng.uniform(0, 2 * np.pi, 4)
+
+    def _camera(self, rng: np.random.Generator, w: int, h: int, players: int) -> TableProfile:
+        """A slightly tilted overhead view: the table fills most of the frame's height."""
+        side = h * 0.94
+        top = side * rng.uniform(0.9, 0.97)
+        cx, y0 = w / 2 + rng.uniform(-30, 30), h * 0.03
+        corners = np.array(
+            [[cx - top / 2, y0], [cx + top / 2, y0], [cx + side / 2, y0 + side], [cx - side / 2, y0 + side]]
+        ) + rng.uniform(-8, 8, (4, 2))
+        return profile_from_corners(corners, (w, h), players, self.spec.table_mm)
+
+    # --- drawing -----------------------------------------------------------------------------
+
+    def _corners_px(self, sprite: _Sprite) -> np.ndarray:
+        corners_mm = card_corners(tuple(sprite.centre), CARD_MM[0], sprite.angle)
+        return self.profile.to_image(corners_mm).astype(np.float32)
+
+    def _draw_card(self, canvas: np.ndarray, sprite: _Sprite) -> None:
+        corners = self._corners_px(sprite)
+        drop_shadow(canvas, corners, (2.0, 3.0), 2.5, 0.3)
+        place_card(canvas, sprite.image, corners, (0.6, 1.2))
+
+    def _static_layer(self) -> np.ndarray:
+        if self._static is None:
+            canvas = self.background.copy()
+            stock_at = self.profile.layout.stock
+            if self.table.trump is not None:
+                self._draw_card(canvas, self.table.trump)
+            for i in range(min(self.table.stock, 12)):
+                jitter = np.array([0.3 * i, -0.4 * i])
+                self._draw_card(canvas, _Sprite(self.back, stock_at + jitter, 0.05 * np.sin(i)))
+            for sprite in self.table.resting.values():
+                self._draw_card(canvas, sprite)
+            self._static = canvas
+        return self._static
+
+    def _frame(self, moving: list[_Sprite], hands: list[_Hand]) -> np.ndarray:
+        canvas = self._static_layer().copy()
+        for sprite in moving:
+            self._draw_card(canvas, sprite)
+        px_per_mm = self.spec.size[1] / self.spec.table_mm[1]
+        for hand in hands:
+            wrist = self.profile.to_image(hand.wrist)[0]
+            direction = hand.direction
+            draw_hand(
+                canvas, np.random.default_rng(hand.seed), tuple(wrist), direction, 130 * px_per_mm, "val"
+            )
+        return self._camera_effects(canvas)
+
+    def _camera_effects(self, canvas: np.ndarray) -> np.ndarray:
+        """Slowly drifting light, and now and then a slight shake (someone bumps the table)."""
+        a, b, c, d = self._phase
+        gain = 1.0 + 0.12 * np.sin(self.t / 9.0 + a) + 0.05 * np.sin(self.t / 2.3 + b)
+        bump = self.t % SHAKE_EVERY_S
+        if bump < 1.0:
+            shake = 2.5 * (1.0 - bump) * np.array([np.sin(self.t * 31 + c), np.sin(self.t * 23 + d)])
+            matrix = np.array([[1, 0, shake[0]], [0, 1, shake[1]]], np.float32)
+            canvas = cv2.warpAffine(canvas, matrix, self.spec.size, borderMode=cv2.BORDER_REFLECT)
+        return cv2.convertScaleAbs(canvas, alpha=float(gain))
+
+    def _hold(self, seconds: float, moving: list[_Sprite] | None = None, hands: list[_Hand] | None = None):
+        for _ in range(max(1, round(seconds * self.spec.fps / self.spec.pace))):
+            yield self._frame(moving or [], hands or [])
+            self.t += 1 / self.spec.fps
+
+    def _changed(self) -> None:
+        self._static = None
+
+    # --- acting ------------------------------------------------------------------------------
+
+    def _seat_edge(self, seat: int) -> np.ndarray:
+        seat_at = self.profile.layout.seats[seat]
+        centre = self.profile.layout.play_center
+        return seat_at + (seat_at - centre) * 0.25
+
+    def _spot(self, seat: int) -> tuple[np.ndarray, float]:
+        """Where ``seat`` puts its card in the trick, and how it lies."""
+        centre = self.profile.layout.play_center
+        towards = self.profile.layout.seats[seat] - centre
+        towards /= np.linalg.norm(towards)
+        distance = self.profile.layout.play_radius * self.rng.uniform(0.55, 0.75)
+        jitter = self.rng.normal(0, 6, 2)
+        angle = float(np.arctan2(towards[1], towards[0]) - np.pi / 2 + self.rng.normal(0, 0.15))
+        return centre + towards * distance + jitter, angle
+
+    def _gesture(self, start: np.ndarray, end: np.ndarray, seconds: float, sprites: list[_Sprite], seat: int):
+        """A hand from ``seat``'s side moving from ``start`` to ``end`` carrying ``sprites``."""
+        seed = int(self.rng.integers(2**31))
+        offsets = [s.centre - start for s in sprites]
+        steps = max(1, round(seconds * self.spec.fps / self.spec.pace))
+        towards_seat = self.profile.layout.seats[seat] - self.profile.layout.play_center
+        direction = float(np.arctan2(-towards_seat[1], -towards_seat[0]))
+        back = -np.array([np.cos(direction), np.sin(direction)]) * 60.0
+        for i in range(steps):
+            k = (i + 1) / steps
+            k = k * k * (3 - 2 * k)
+            at = start + (end - start) * k
+            for sprite, offset in zip(sprites, offsets, strict=True):
+                sprite.centre = at + offset
+            yield from self._hold(
+                1 / self.spec.fps * self.spec.pace, sprites, [_Hand(seed, at + back, direction)]
+            )
+
+    def _mark(self, kind: str, **fields: object) -> None:
+        self.timeline.append({"kind": kind, "t": round(self.t, 3), **fields})
+
+    def frames(self) -> Iterator[np.ndarray]:
+        """Every frame of the film, in order; ``timeline`` fills as they are produced."""
+        seats = len(self.record.players)
+        rules = self.state.rules
+        self.table.stock = rules.deck - rules.hand_size * seats - 1
+        yield from self._hold(1.0)
+        plays_in_trick: list[tuple[int, Card]] = []
+        tricks = iter(self.state.tricks)
+        for event in self.record.events:
+            if event.type == "trump":
+                yield from self._deal(event.card)
+            elif event.type == "swap":
+                yield from self._swap(event.seat, event.card)
+            elif event.type == "play":
+                yield from self._play(event.seat, event.card)
+                plays_in_trick.append((event.seat, event.card))
+                if len(plays_in_trick) == seats:
+                    yield from self._collect(next(tricks).winner, [c for _, c in plays_in_trick])
+                    plays_in_trick = []
+        yield from self._hold(1.5)
+
+    def _deal(self, card: Card) -> Iterator[np.ndarray]:
+        stock = self.profile.layout.stock
+        along = (
+            np.array([1.0, 0.0])
+            if abs(stock[0] - self.profile.layout.play_center[0]) > 1
+            else np.array([0.0, 1.0])
+        )
+        self.table.trump = _Sprite(self.faces[str(card)], stock + along * CARD_MM[1] * 0.55, np.pi / 2)
+        self._changed()
+        self._mark("trump", card=str(card))
+        yield from self._hold(1.2)
+
+    def _play(self, seat: int, card: Card) -> Iterator[np.ndarray]:
+        if self.rng.random() < 0.08:
+            yield from self._peek(seat, card)
+        target, angle = self._spot(seat)
+        sprite = _Sprite(self.faces[str(card)], self._seat_edge(seat).copy(), angle)
+        yield from self._gesture(sprite.centre.copy(), target, 0.6, [sprite], seat)
+        self.table.resting[str(card)] = sprite
+        self._changed()
+        self._mark("play", seat=seat, card=str(card))
+        edge = self._seat_edge(seat)
+        yield from self._gesture(target, edge, 0.35, [], seat)
+        if self.rng.random() < 0.06:
+            yield from self._nudge(seat, sprite)
+        yield from self._hold(0.4)
+
+    def _peek(self, seat: int, card: Card) -> Iterator[np.ndarray]:
+        """A player glances at a card of their hand, lifted face up at their edge of the table."""
+        sprite = _Sprite(self.faces[str(card)], self.profile.layout.seats[seat].copy(), 0.3)
+        yield from self._hold(0.2, [sprite], [])
+        self._mark("peek", seat=seat, card=str(card))
+
+    def _nudge(self, seat: int, sprite: _Sprite) -> Iterator[np.ndarray]:
+        """A hand brushes a resting card and shifts it a little."""
+        del self.table.resting[next(k for k, v in self.table.resting.items() if v is sprite)]
+        self._changed()
+        shift = self.rng.normal(0, 8, 2)
+        yield from self._gesture(sprite.centre.copy(), sprite.centre + shift, 0.3, [sprite], seat)
+        name = next(k for k, v in self.faces.items() if v is sprite.image)
+        self.table.resting[name] = sprite
+        self._changed()
+        self._mark("nudge", seat=seat, card=name)
+
+    def _swap(self, seat: int, card: Card) -> Iterator[np.ndarray]:
+        trump = self.table.trump
+        if trump is None:
+            raise MalformedInput(f"swap of {card} before any trump card was turned up")
+        seed = int(self.rng.integers(2**31))
+        hand = _Hand(seed, trump.centre + np.array([0.0, 70.0]), -np.pi / 2)
+        yield from self._hold(0.5, [], [hand])
+        trump.image = self.faces[str(card)]
+        self._changed()
+        yield from self._hold(0.4, [], [hand])
+        self._mark("swap", seat=seat, card=str(card))
+        yield from self._hold(0.5)
+
+    def _collect(self, winner: int, cards: list[Card]) -> Iterator[np.ndarray]:
+        yield from self._hold(0.9)
+        sprites = [self.table.resting.pop(str(card)) for card in cards]
+        self._changed()
+        centre = np.mean([s.centre for s in sprites], axis=0)
+        yield from self._gesture(centre, self._seat_edge(winner) * 1.3 - centre * 0.3, 0.7, sprites, winner)
+        self._mark("collected", seat=winner)
+        if self.table.stock > 0:
+            seats = len(self.record.players)
+            self.table.stock = max(0, self.table.stock - seats)
+            if self.table.stock == 0:
+                self.table.trump = None
+            self._changed()
+            yield from self._hold(0.4)
+
+
+def first_tricks(record: GameRecord, tricks: int) -> GameRecord:
+    """``record`` cut after its first ``tricks`` tricks: a short film for tests."""
+    plays, events = 0, []
+    for event in record.events:
+        if plays == tricks * record.rules.seats:
+            break
+        events.append(event)
+        plays += event.type == "play"
+    return GameRecord(record.rules, record.players, record.first, tuple(events))
+
+
+def _shrink(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    return cv2.resize(image, (ART_WIDTH, round(h * ART_WIDTH / w)), interpolation=cv2.INTER_AREA)
+
+
+def encode(
+    frames: Iterable[np.ndarray],
+    path: Path,
+    fps: int,
+    crf: int = CRF,
+    progress: Callable[[int], object] | None = None,
+) -> int:
+    """Write BGR ``frames`` as an H.264 mp4 (compact, readable by OpenCV); returns how many."""
+    import av
+
+    count = 0
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264", rate=fps)
+        stream.pix_fmt = "yuv420p"
+        stream.options = {"crf": str(crf), "preset": "veryfast"}
+        stream.thread_count = 1
+        for frame in frames:
+            if count == 0:
+                stream.height, stream.width = frame.shape[:2]
+            container.mux(stream.encode(av.VideoFrame.from_ndarray(frame, format="bgr24")))
+            count += 1
+            if progress is not None:
+                progress(1)
+        container.mux(stream.encode())
+    return count
+
+
+def write_game_video(
+    record: GameRecord,
+    deck_style: str,
+    seed: int,
+    out: Path,
+    spec: VideoSpec | None = None,
+    crf: int = CRF,
+    progress: Callable[[int], object] | None = None,
+) -> dict[str, object]:
+    """Render ``record`` into ``out/game.mp4`` beside ``record.json`` and ``timeline.json``."""
+    film = GameFilm(record, deck_style, seed, spec)
+    out.mkdir(parents=True, exist_ok=True)
+    video = out / "game.mp4"
+    frames = encode(film.frames(), video, film.spec.fps, crf, progress)
+    (out / "record.json").write_text(json.dumps(record.to_dict(), indent=1) + "\n")
+    summary = {
+        "video": video.name,
+        "deck": deck_style,
+        "seed": seed,
+        "fps": film.spec.fps,
+        "size": list(film.spec.size),
+        "table_mm": list(film.spec.table_mm),
+        "frames": frames,
+        "seconds": round(frames / film.spec.fps, 2),
+        "events": film.timeline,
+    }
+    (out / "timeline.json").write_text(json.dumps(summary, indent=1) + "\n")
+    return summary
