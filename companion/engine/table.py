@@ -326,7 +326,8 @@ def _claim(table: Table, index: int, event: Event) -> None:
     needed = None
     if not table.plays and table.stock == 0:
         needed = moves.claim_cards(rules, unplayed_trumps, rules.tricks - len(table.tricks))
-    if needed is None or cards != needed:
+    elsewhere = [card for card in cards if table.holder(card) not in (None, seat)]
+    if needed is None or cards != needed or elsewhere:
         shown = " ".join(sorted(map(str, cards)))
         want = " ".join(sorted(map(str, needed))) if needed else "nothing yet"
         table.issue(

@@ -30,6 +30,34 @@ def test_random_games_play_every_card_once_for_120_points(preset, seed):
     assert state.winners or state.rules.tie_break == "draw" or state.points.count(max(state.points)) > 1
 
 
+OPTIONS = [
+    {"follow_suit": True},
+    {"arrastre": True},
+    {"claims": True},
+    {"cazar_tres": True},
+    {"mano_negra": "any"},
+    {"virar": True},
+    {"goal": "under-12"},
+    {"trump_suit": "E"},
+    {"swap_until": "last-turn", "swap_mid_trick": True},
+    {"swap_until": "last-draw", "swap_needs_trick": True, "swap_two": False},
+    {"follow_suit": True, "arrastre": True, "claims": True, "cazar_tres": True, "tie_break": "more-cards"},
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=str)
+@settings(max_examples=8, deadline=None)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=seeds)
+def test_random_games_under_every_option_are_legal(options, preset, seed):
+    state = replay(random_game({"preset": preset, "options": options}, seed))
+    assert state.complete and state.valid, state.issues
+    if state.ended_by is None:
+        played = Counter(card for trick in state.tricks for _, card in trick.plays)
+        assert played == Counter(deck(state.rules.deck)) and sum(state.points) == 120
+    else:
+        assert len(set(state.played)) == sum(len(trick.plays) for trick in state.tricks) + len(state.current)
+
+
 @QUICK
 @given(preset=st.sampled_from(sorted(PRESETS)), seed=seeds)
 def test_a_record_replays_the_same_after_json(preset, seed):
