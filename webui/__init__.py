@@ -22,13 +22,14 @@ log = logging.getLogger(__name__)
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app; nothing is opened or started at import time."""
     from companion.session import LiveSession
-    from webui import camera, corrections, history, live, operator, setup
+    from webui import camera, corrections, history, live, operator, setup, tournaments
 
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secrets.token_hex(32),
         PIN=security.new_pin(),
         SSE_HEARTBEAT_S=15.0,
+        SSE_MAX_S=300.0,
         SSE_RETRY_MS=1000,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         SESSION_COOKIE_SAMESITE="Strict",
@@ -38,7 +39,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("SESSION", LiveSession())
     app.extensions["pin_guard"] = {"failures": 0, "last": 0.0}
 
-    for blueprint in (live.bp, camera.bp, setup.bp, corrections.bp, history.bp, operator.bp):
+    for blueprint in (live.bp, camera.bp, setup.bp, corrections.bp, history.bp, operator.bp, tournaments.bp):
         app.register_blueprint(blueprint)
 
     app.before_request(_choose_locale)

@@ -10,6 +10,7 @@ rendered once per revision and language, however many phones watch.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -77,6 +78,7 @@ def events() -> Response:
     session = live_session()
     last_seen = request.headers.get("Last-Event-ID", "")
     heartbeat = float(current_app.config["SSE_HEARTBEAT_S"])
+    ends = time.monotonic() + float(current_app.config["SSE_MAX_S"])
     retry = int(current_app.config["SSE_RETRY_MS"])
     try:
         subscription = session.subscribe()
@@ -88,7 +90,7 @@ def events() -> Response:
         view = session.view()
         if last_seen != str(view.revision):
             yield _sse(view, render_part(part, view))
-        while True:
+        while time.monotonic() < ends:  # then the browser reconnects: frees threads of vanished phones
             if subscription.wait(heartbeat) is None:
                 yield ": alive\n\n"  # finds phones that left, keeps proxies open
                 continue

@@ -1,0 +1,229 @@
+"""End to end in Debian's headless Chromium: the pages a table actually uses.
+
+The server runs under waitress on 127.0.0.1 as ``companion serve`` does; the test plays
+the pipeline's part by feeding a seeded game into the live session. Screenshots of the
+scoreboard and of the dispute view are kept in ``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from webui_helpers import PIN, PLAYED, prefix
+
+from companion.cards import Card
+from companion.engine import GameRecord, replay
+from companion.session import CameraStatus, Evidence, LiveSession
+from webui import create_app
+from webui.i18n import card_name
+from webui.server import make_server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+UPDATE_MS = 1000  # the scoreboard must follow an event within a second
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def serve(session: LiveSession) -> Iterator[Callable[..., str]]:
+    """Start the app on a free port with extra config; returns its base URL."""
+    servers: list[Any] = []
+
+    def start(**config: Any) -> str:
+        app = create_app({"SESSION": session, "PIN": PIN, **config})
+        server = make_server(app, "127.0.0.1", 0, viewers=8)
+        threading.Thread(target=server.run, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.effective_port}"
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, locale="es-ES", accept_downloads=True
+    )
+    yield context.new_page()
+    context.close()
+
+
+def feed(session: LiveSession, event: Any) -> int:
+    """Apply one event as the pipeline would; return the new revision."""
+    session.apply(lambda game: game.apply(event))
+    return session.view().revision
+
+
+def expect_revision(page: Any, revision: int) -> None:
+    page.wait_for_selector(f'#board [data-revision="{revision}"]', timeout=UPDATE_MS, state="attached")
+
+
+def expect_points(page: Any, points: list[int]) -> None:
+    """Wait (at most a second) until the scoreboard shows ``points``."""
+    page.wait_for_function(
+        "want => [...document.querySelectorAll('#board .side .points')]"
+        ".map(e => +e.textContent).join() === want",
+        arg=",".join(map(str, points)),
+        timeout=UPDATE_MS,
+    )
+
+
+def shown_points(page: Any) -> list[int]:
+    return [int(text) for text in page.locator("#board .side .points").all_inner_texts()]
+
+
+def sign_in(page: Any, url: str) -> None:
+    page.goto(f"{url}/operator")
+    page.fill("input[name=pin]", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{url}/corrections")
+
+
+def table_snapshot(path: Path, trick: Any) -> Path:
+    """A drawn stand-in for the camera's snapshot: felt, and each card as a labelled box."""
+    image = np.full((360, 640, 3), (46, 82, 20), np.uint8)
+    for k, (_seat, card) in enumerate(trick.plays):
+        x = 170 + 180 * k
+        cv2.rectangle(image, (x, 110), (x + 110, 280), (246, 253, 255), -1)
+        cv2.putText(image, str(card), (x + 18, 210), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (40, 40, 40), 3)
+    cv2.imwrite(str(path), image)
+    return path
+
+
+def test_the_scoreboard_follows_the_game_within_a_second(
+    page: Any, serve: Callable[..., str], session: LiveSession, full_record: GameRecord
+) -> None:
+    url = serve()
+    page.goto(f"{url}/")
+    expect_revision(page, session.view().revision)
+    for event in full_record.events[PLAYED : PLAYED + 8]:
+        expect_revision(page, feed(session, event))
+        assert shown_points(page) == list(session.view().state.points)
+    state = session.view().state
+    assert page.inner_text("#board .to-play") == state.players[state.to_play]
+    assert page.locator(f'#board .trump [data-card="{state.trump_card}"]').count() == 1
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "scoreboard.png"), full_page=True)
+
+
+def test_correct_a_misread_card_then_undo(
+    page: Any, browser: Any, serve: Callable[..., str], session: LiveSession, full_record: GameRecord
+) -> None:
+    url = serve()
+    last = next(k for k in range(PLAYED, len(full_record.events)) if trick_ends_at(full_record, k))
+    for event in full_record.events[PLAYED:last]:
+        feed(session, event)
+    truth = full_record.events[last]
+    wrong = next(c for c in sorted(session.view().state.unseen, key=str) if c.points != truth.card.points)
+    session.apply(
+        lambda game: game.play(truth.seat, wrong),
+        doubt="two cards read alike",
+        alternatives=((wrong, 0.5), (truth.card, 0.4)),
+    )
+    misread_points = list(session.view().state.points)
+    watcher = browser.new_page()
+    watcher.goto(f"{url}/")
+    assert shown_points(watcher) == misread_points
+
+    sign_in(page, url)
+    page.click(f'[data-flag] button.alt[data-card="{truth.card}"]')
+    corrected = list(replay(prefix(full_record, last + 1)).points)
+    assert corrected != misread_points
+    expect_points(watcher, corrected)
+    assert page.locator("[data-flag]").count() == 0
+    assert page.locator(f'tr[data-seq="{last + 1}"]').inner_text().startswith(f"{last + 1}\tamend")
+
+    page.click("#undo button")
+    page.wait_for_selector(f'tr[data-seq="{last + 2}"]')
+    expect_points(watcher, misread_points)
+    watcher.close()
+
+
+def trick_ends_at(record: GameRecord, k: int) -> bool:
+    """Whether event ``k`` is the last card of a trick."""
+    before, after = replay(prefix(record, k)), replay(prefix(record, k + 1))
+    return record.events[k].type == "play" and len(after.tricks) == len(before.tricks) + 1
+
+
+def test_open_a_tricks_evidence_and_download_the_record(
+    page: Any, serve: Callable[..., str], session: LiveSession, tmp_path: Path
+) -> None:
+    url = serve()
+    trick = session.view().state.tricks[2]
+    reading = {
+        "card": str(trick.plays[0][1]),
+        "confidence": 0.93,
+        "alternatives": [[str(trick.plays[1][1]), 0.04]],
+    }
+    session.add_evidence(Evidence(trick.n, table_snapshot(tmp_path / "trick.jpg", trick), (reading,)))
+    page.goto(f"{url}/history")
+    page.click(f'tr[data-trick="{trick.n}"] td a')
+    page.wait_for_url(f"{url}/history/trick/{trick.n}")
+    assert page.evaluate("document.querySelector('img.snapshot').naturalWidth") == 640
+    assert page.locator(".verdict strong").inner_text() == session.view().record.players[trick.winner]
+    assert "Por qué" in page.inner_text(".reason")
+    page.screenshot(path=str(SCREENSHOTS / "dispute.png"), full_page=True)
+
+    page.goto(f"{url}/history")
+    with page.expect_download() as download:
+        page.click("a[href='/record.json']")
+    saved = Path(download.value.path())
+    assert GameRecord.from_dict(json.loads(saved.read_text())) == session.view().record
+
+
+def test_camera_lost_and_a_dropped_connection_catch_up(
+    page: Any, serve: Callable[..., str], session: LiveSession, full_record: GameRecord
+) -> None:
+    url = serve(SSE_MAX_S=0.3)  # every stream ends after 0.3 s: the page must reconnect and catch up
+    page.goto(f"{url}/?lang=en")
+    session.set_camera(CameraStatus.LOST, "no frames for 5 s")
+    page.wait_for_selector("#board [data-camera=lost]", timeout=UPDATE_MS)
+    assert "Camera lost" in page.inner_text("#board .camera-status")
+    for event in full_record.events[PLAYED:]:
+        feed(session, event)
+        page.wait_for_timeout(40)
+    expect_revision(page, session.view().revision)
+    assert shown_points(page) == list(session.view().state.points)
+    assert "Game over" in page.inner_text("#board .result")
+    session.set_camera(CameraStatus.OK)
+    page.wait_for_selector("#board [data-camera]", state="detached", timeout=UPDATE_MS * 2)
+
+
+def test_cards_are_named_in_spanish(page: Any, serve: Callable[..., str], session: LiveSession) -> None:
+    url = serve()
+    page.goto(f"{url}/")
+    trump: Card = session.view().state.trump_card
+    assert page.locator("#board .trump svg").get_attribute("aria-label") == card_name(trump, "es")

@@ -1,0 +1,185 @@
+"""Tournament pages: new tournament, entrants, next round, results, standings, bracket (printable).
+
+The tournaments live in the store named by the app's ``DATABASE`` setting (a URL or a
+SQLite file; the data folder's database if absent). Viewers read; the operator changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+
+from companion.errors import MalformedInput
+from companion.store import Store
+from companion.tournament import (
+    FORMATS,
+    Entrant,
+    Result,
+    add_entrant,
+    champion,
+    finished,
+    new_tournament,
+    next_round,
+    record_result,
+    standings,
+    total_rounds,
+    withdraw,
+)
+from companion.tournament.bracket import bracket, round_name
+from companion.tournament.serial import standings_csv
+from companion.tournament.stored import (
+    create,
+    export_document,
+    load,
+    result_from_games,
+    save,
+    tournament_stats,
+)
+from webui.security import operator_required
+
+bp = Blueprint(
+    "tournaments", __name__, url_prefix="/tournaments", template_folder="templates",
+    static_folder="static", static_url_path="/static",
+)  # fmt: skip
+
+
+def store() -> Store:
+    """The app's store, opened (and migrated) on first use and shared by its threads."""
+    opened = current_app.extensions.get("store")
+    if opened is None:
+        opened = current_app.extensions["store"] = Store.open(current_app.config.get("DATABASE"))
+    return opened
+
+
+def _entrant(line: str) -> Entrant:
+    name, _, members = line.partition("=")
+    return Entrant.of(name, [member.strip() for member in members.split(",") if member.strip()])
+
+
+def _number(field: str, default: int | None = None) -> int:
+    text = request.form.get(field, "").strip()
+    if not text and default is not None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise MalformedInput(f"{field} must be a whole number, got {text!r}") from None
+
+
+def _back(name: str) -> Response:
+    return redirect(url_for("tournaments.show", name=name), 303)  # type: ignore[return-value]
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("tournaments/index.html", names=store().tournament_names(), formats=FORMATS)
+
+
+@bp.post("/")
+@operator_required
+def new() -> Response:
+    form = request.form
+    entrants = [_entrant(line) for line in form.get("entrants", "").splitlines() if line.strip()]
+    rounds = form.get("rounds", "").strip()
+    tournament = new_tournament(
+        form.get("name", ""), form.get("format", ""), entrants, double=form.get("double") == "on",
+        swiss_rounds=_number("rounds") if rounds else None, rules=form.get("rules") or "brisca-2",
+        target=_number("target", 1),
+    )  # fmt: skip
+    if not tournament.name:
+        raise MalformedInput("a tournament needs a name")
+    create(store(), tournament)
+    return _back(tournament.name)
+
+
+@bp.get("/<name>/")
+def show(name: str) -> str:
+    return _render("tournaments/show.html", name)
+
+
+@bp.get("/<name>/standings")
+def standings_page(name: str) -> str:
+    return _render("tournaments/standings.html", name)
+
+
+@bp.get("/<name>/bracket")
+def bracket_page(name: str) -> str:
+    return _render("tournaments/bracket.html", name)
+
+
+def _render(template: str, name: str) -> str:
+    tournament = load(store(), name)
+    rounds = bracket(tournament)
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "round_title": lambda n: (
+            round_name(n, len(rounds)) if tournament.format == "knockout" else f"Round {n}"
+        ),
+        "table": standings(tournament),
+        "stats": tournament_stats(store(), tournament),
+        "finished": finished(tournament),
+        "champion": champion(tournament),
+        "total_rounds": total_rounds(tournament),
+        "pending": {pairing.key for pairing in tournament.pending()},
+    }
+    return render_template(template, **context)
+
+
+@bp.get("/<name>/standings.csv")
+def standings_download(name: str) -> Response:
+    body = standings_csv(standings(load(store(), name)))
+    return Response(
+        body, mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}.csv"'}
+    )
+
+
+@bp.get("/<name>/export.json")
+def export(name: str) -> Response:
+    document = export_document(store(), load(store(), name))
+    response = current_app.json.response(document)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    return response
+
+
+@bp.post("/<name>/entrants")
+@operator_required
+def add(name: str) -> Response:
+    tournament = add_entrant(load(store(), name), _entrant(request.form.get("entrant", "")))
+    for member in tournament.entrants[-1].members:
+        store().add_player(member)
+    save(store(), tournament)
+    return _back(name)
+
+
+@bp.post("/<name>/withdraw")
+@operator_required
+def withdraw_entrant(name: str) -> Response:
+    save(store(), withdraw(load(store(), name), request.form.get("entrant", "")))
+    return _back(name)
+
+
+@bp.post("/<name>/next-round")
+@operator_required
+def pair_next(name: str) -> Response:
+    save(store(), next_round(load(store(), name)))
+    return _back(name)
+
+
+@bp.post("/<name>/result")
+@operator_required
+def result(name: str) -> Response:
+    tournament = load(store(), name)
+    number, table = _number("round"), _number("table")
+    games = request.form.get("games", "").strip()
+    if games:
+        ids = [int(part) for part in games.replace(",", " ").split() if part.isdigit()]
+        tournament = result_from_games(store(), tournament, number, table, ids)
+    else:
+        scored = Result(
+            _number("home_games"), _number("away_games"), _number("home_points", 0), _number("away_points", 0)
+        )
+        tournament = record_result(tournament, number, table, scored)
+    save(store(), tournament)
+    return _back(name)
