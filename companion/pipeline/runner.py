@@ -1,24 +1,21 @@
 """The live loop: frames -> vision -> track -> recognise, on one thread, fed by a capture thread.
 
-Capture runs on its own thread and hands frames over through a bounded queue. Live, the
-pipeline always takes the newest frame and drops what it could not process in time, so
-it stays live on a slow CPU; offline (``keep_all``) every frame is processed, as fast as
-the CPU allows.
+Capture (:mod:`companion.capture`) reads the source on its own thread; live, it keeps
+only the newest frame, so the pipeline drops what it could not process in time and stays
+live on a slow CPU; offline (``fast``) every frame is processed, as fast as the CPU allows.
 """
 
 from __future__ import annotations
 
-import contextlib
-import queue
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from companion.capture import Frame
 from companion.pipeline.config import PipelineConfig
 from companion.pipeline.evidence import save_evidence
 from companion.pipeline.recognise import Recognised, Recogniser, Zones
@@ -28,8 +25,6 @@ from companion.vision.readings import Reading
 
 #: Vision: a BGR frame -> what it shows, corners in image pixels.
 See = Callable[[np.ndarray], Sequence[Reading]]
-#: A timestamped frame: (seconds, BGR image).
-TimedFrame = tuple[float, np.ndarray]
 
 
 class Mapper(Zones, Protocol):
@@ -74,15 +69,19 @@ class Pipeline:
         session: LiveSession,
         config: PipelineConfig | None = None,
         evidence_dir: Path | None = None,
+        on_frame: Callable[[np.ndarray, list[Reading]], None] | None = None,
     ) -> None:
         self.config = config or PipelineConfig()
         self.see, self.table, self.session = see, table, session
         self.tracker = Tracker(self.config.track)
         self.recogniser = Recogniser(session, table, self.config.recognise)
         self.evidence_dir = evidence_dir
+        self.on_frame = on_frame
 
     def step(self, t: float, frame: np.ndarray) -> list[Recognised]:
         readings = list(self.see(frame))
+        if self.on_frame is not None:
+            self.on_frame(frame, readings)
         on_table = [replace(r, corners=self.table.to_table(r.corners)) for r in readings]
         events = self.recogniser.update(self.tracker.update(on_table, t))
         for event in events:
@@ -95,82 +94,26 @@ class Pipeline:
         return events
 
 
-_END = object()
-
-
-def _produce(frames: Iterable[TimedFrame], box: queue.Queue, keep_all: bool, stop: threading.Event) -> None:
-    """Capture thread: put frames in ``box``; live, drop the oldest waiting frame when it is full."""
-    try:
-        for item in frames:
-            if stop.is_set():
-                break
-            while True:
-                try:
-                    box.put(item, block=keep_all, timeout=0.5 if keep_all else None)
-                    break
-                except queue.Full:
-                    if stop.is_set():
-                        return
-                    if not keep_all:
-                        with contextlib.suppress(queue.Empty):
-                            box.get_nowait()
-    finally:
-        box.put(_END)
-
-
-def paced(frames: Iterable[TimedFrame], speed: float = 1.0) -> Iterator[TimedFrame]:
-    """Frames released at their timestamps (``speed`` times real time), as a camera would."""
-    start = time.monotonic()
-    first: float | None = None
-    for t, image in frames:
-        first = t if first is None else first
-        delay = (t - first) / speed - (time.monotonic() - start)
-        if delay > 0:
-            time.sleep(delay)
-        yield t, image
-
-
 def run_loop(
-    frames: Iterable[TimedFrame],
-    pipeline: Pipeline,
-    on_events: Callable[[list[Recognised]], None],
-    *,
-    keep_all: bool,
-    queue_size: int = 2,
+    frames: Iterable[Frame], pipeline: Pipeline, on_events: Callable[[list[Recognised]], None]
 ) -> Stats:
-    """Feed ``frames`` through ``pipeline`` (this thread), capture on its own thread."""
-    box: queue.Queue = queue.Queue(maxsize=queue_size)
-    stop = threading.Event()
+    """Feed ``frames`` (from a :class:`~companion.capture.Capture`, read on its own thread) through
+    ``pipeline`` on this thread; ``on_events`` hears what was recognised, as it happens."""
     stats = Stats()
-    offered = 0
-
-    def counting() -> Iterator[TimedFrame]:
-        nonlocal offered
-        for item in frames:
-            offered += 1
-            yield item
-
-    producer = threading.Thread(target=_produce, args=(counting(), box, keep_all, stop), daemon=True)
     started = time.monotonic()
     first_t: float | None = None
-    producer.start()
-    try:
-        while (item := box.get()) is not _END:
-            t, image = item
-            first_t = t if first_t is None else first_t
-            tick = time.perf_counter()
-            events = pipeline.step(t, image)
-            spent = time.perf_counter() - tick
-            stats.busy_s += spent
-            stats.slowest_s = max(stats.slowest_s, spent)
-            stats.processed += 1
-            stats.video_s = t - first_t
-            if events:
-                stats.events += events
-                on_events(events)
-    finally:
-        stop.set()
-        producer.join(timeout=5)
-    stats.offered = offered
+    for frame in frames:
+        first_t = frame.t if first_t is None else first_t
+        tick = time.perf_counter()
+        events = pipeline.step(frame.t, frame.image)
+        spent = time.perf_counter() - tick
+        stats.busy_s += spent
+        stats.slowest_s = max(stats.slowest_s, spent)
+        stats.processed += 1
+        stats.offered = frame.index + 1
+        stats.video_s = frame.t - first_t
+        if events:
+            stats.events += events
+            on_events(events)
     stats.wall_s = time.monotonic() - started
     return stats

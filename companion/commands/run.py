@@ -1,0 +1,53 @@
+"""``companion run``: watch a real table (or a video of one) and keep the game by the rules."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options shared by ``run`` and ``eval video``: the rules, the players, the deck, the table."""
+    parser.add_argument("--rules", default="brisca-2", help="rules preset (default brisca-2)")
+    parser.add_argument("--players", help="player names, comma-separated, in seat order (default A,B,...)")
+    parser.add_argument("--deck", default="fournier-1878", help="deck style to recognise")
+    parser.add_argument("--calibration", type=Path, help="table profile (default: find the corner markers)")
+    parser.add_argument(
+        "--table-mm",
+        default=None,
+        help="table size W,H in mm, for the corner markers (default 900,900 or the video's timeline.json)",
+    )
+    parser.add_argument(
+        "--vision",
+        choices=("detector", "changes", "both"),
+        default="both",
+        help="card proposals from the learned detector, the change-based proposer, or both (default)",
+    )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "run",
+        help="watch a table and score the game live",
+        description="Watch a table through a camera, a video file, an RTSP/MJPEG URL or an image folder; "
+        "print each trick and the score as they happen and write the game record as it goes.",
+    )
+    parser.add_argument("--source", required=True, help="webcam index, video file, URL or image folder")
+    add_watch_arguments(parser)
+    parser.add_argument("--record", type=Path, help="write the game record here, as it goes")
+    parser.add_argument("--evidence", type=Path, help="trick snapshots folder (default: beside the record)")
+    parser.add_argument("--headless", action="store_true", help="no web UI")
+    parser.add_argument("--host", default="127.0.0.1", help="web UI address (0.0.0.0: home network)")
+    parser.add_argument("--port", type=int, default=8000, help="web UI port (0: any free one)")
+    pace = parser.add_mutually_exclusive_group()
+    paces = (("--realtime", "realtime", "at the file's pace"), ("--fast", "fast", "at full speed"))
+    for flag, mode, about in paces:
+        pace.add_argument(flag, dest="mode", action="store_const", const=mode, help=f"every frame, {about}")
+    parser.add_argument("--json", action="store_true", help="print events and the result as JSON lines")
+    parser.set_defaults(run=run, mode=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.pipeline.console import options_from_args, play
+
+    return play(options_from_args(args, args.source), args)

@@ -1,0 +1,150 @@
+"""What ``run`` and ``demo`` print, and how they start the web UI: the shell around :func:`watch`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from companion.errors import MalformedInput
+from companion.pipeline.live import Outcome, WatchOptions, watch
+from companion.pipeline.recognise import Recognised
+from companion.session import LiveSession
+
+#: Player names when none are given.
+DEFAULT_NAMES = ("A", "B", "C", "D", "E", "F")
+
+
+def _pair(text: str) -> tuple[float, float]:
+    try:
+        width, height = (float(v) for v in text.split(","))
+    except ValueError:
+        raise MalformedInput(f"--table-mm wants W,H in mm, e.g. 640,640: got {text!r}") from None
+    return width, height
+
+
+def options_from_args(args: argparse.Namespace, source: str | Path) -> WatchOptions:
+    """Watch options from ``run``'s (or ``demo``'s) arguments; the video's ``timeline.json`` fills gaps."""
+    from companion.engine import rules_for
+    from companion.table.profile import DEFAULT_TABLE_MM
+
+    rules = rules_for(args.rules)
+    names = DEFAULT_NAMES[: rules.seats]
+    if args.players:
+        names = tuple(name.strip() for name in args.players.split(","))
+    if len(names) != rules.seats:
+        raise MalformedInput(f"{args.rules} seats {rules.seats} players: got {len(names)} names {names}")
+    table_mm = _pair(args.table_mm) if args.table_mm else video_table_mm(source) or DEFAULT_TABLE_MM
+    live = str(source).isdigit() or "://" in str(source)
+    mode = args.mode or ("latest" if live else "realtime")
+    return WatchOptions(
+        source=int(source) if str(source).isdigit() else source,
+        rules=args.rules,
+        players=names,
+        deck=args.deck,
+        calibration=args.calibration,
+        table_mm=table_mm,
+        record=getattr(args, "record", None),
+        evidence=getattr(args, "evidence", None),
+        mode=mode,
+        vision=args.vision,
+    )
+
+
+def video_table_mm(source: str | Path) -> tuple[float, float] | None:
+    """The table size a rendered video was made with, from the ``timeline.json`` beside it."""
+    timeline = Path(str(source)).with_name("timeline.json")
+    if not timeline.is_file():
+        return None
+    width, height = json.loads(timeline.read_text())["table_mm"]
+    return float(width), float(height)
+
+
+def printer(as_json: bool):  # type: ignore[no-untyped-def]
+    """Prints recognised events as they come: one line each, or JSON lines."""
+
+    def show(events: list[Recognised]) -> None:
+        for event in events:
+            if as_json:
+                print(json.dumps(event_json(event)), flush=True)
+            else:
+                minutes, seconds = divmod(event.t, 60)
+                print(f"[{int(minutes):02d}:{seconds:04.1f}] {event.text}", flush=True)
+
+    return show
+
+
+def event_json(event: Recognised) -> dict[str, object]:
+    return {
+        "kind": event.kind,
+        "t": round(event.t, 3),
+        "game": event.game,
+        "text": event.text,
+        "seat": event.seat,
+        "card": None if event.card is None else str(event.card),
+        "rest_t": None if event.rest_t is None else round(event.rest_t, 3),
+        "doubt": event.doubt,
+        "alternatives": [[str(c), round(p, 3)] for c, p in event.alternatives],
+    }
+
+
+def web_starter(host: str, port: int):  # type: ignore[no-untyped-def]
+    """Starts the web UI on a thread for the session, printing its address; returns (start, stop)."""
+    servers = []
+
+    def start(session: LiveSession) -> None:
+        import threading
+
+        from webui import create_app, security
+        from webui.server import make_server
+
+        pin = security.new_pin()
+        server = make_server(create_app({"SESSION": session, "PIN": pin}), host, port, 20)
+        threading.Thread(target=server.run, name="web UI", daemon=True).start()
+        servers.append(server)
+        print(f"Scoreboard: http://{host}:{server.effective_port}/  (operator PIN {pin})", flush=True)
+
+    def stop() -> None:
+        for server in servers:
+            server.close()
+
+    return start, stop
+
+
+def result_lines(outcome: Outcome) -> list[str]:
+    """The final result of every game watched, one line each."""
+    from companion.engine import replay
+
+    lines = []
+    for n, record in enumerate(outcome.records, 1):
+        state = replay(record)
+        if not record.events:
+            continue
+        points = state.team_points if state.team_points is not None else state.points
+        winners = ", ".join(state.players[s] for s in state.winners) or "nobody yet"
+        status = "complete" if state.complete else f"unfinished after {len(state.tricks)} tricks"
+        lines.append(f"game {n}: points {'-'.join(map(str, points))}; winner {winners} ({status})")
+    return lines
+
+
+def play(options: WatchOptions, args: argparse.Namespace) -> int:
+    """Watch, print as it goes, and print the final result (and the loop's figures)."""
+    start, stop = web_starter(args.host, args.port) if not args.headless else (None, lambda: None)
+    try:
+        outcome = watch(options, printer(args.json), serve=start)
+    finally:
+        stop()
+    if args.json:
+        result = {"games": [r.to_dict() for r in outcome.records], "stats": outcome.stats.to_dict()}
+        print(json.dumps(result))
+    else:
+        for line in result_lines(outcome):
+            print(line)
+        stats = outcome.stats.to_dict()
+        print(
+            f"{stats['frames_processed']} of {stats['frames_offered']} frames processed, "
+            f"{stats['ms_per_frame']} ms each; {stats['speed']}x real time",
+            file=sys.stderr,
+        )
+    return 0

@@ -1,0 +1,60 @@
+"""The pipeline's eyes: which cards a frame shows, from the learned detector, the table's
+change-based proposer, or both, named by the identifier over the active deck."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+
+from companion.errors import MalformedInput
+from companion.pipeline.runner import See
+from companion.table.profile import TableProfile
+from companion.vision.readings import Reading
+
+#: Where card proposals come from.
+SOURCES: Final = ("detector", "changes", "both")
+
+
+def merged(first: Sequence[Reading], second: Sequence[Reading], min_distance: float) -> list[Reading]:
+    """``first`` plus each reading of ``second`` whose centre is not within ``min_distance`` of one of
+    ``first``'s (the same card proposed twice is kept once, as ``first`` saw it)."""
+    centres = np.array([r.center for r in first]).reshape(-1, 2)
+    extra = [
+        r
+        for r in second
+        if not len(centres) or np.min(np.linalg.norm(centres - np.asarray(r.center), axis=1)) > min_distance
+    ]
+    return [*first, *extra]
+
+
+def make_see(source: str, deck: str, profile: TableProfile, empty_table: np.ndarray | None = None) -> See:
+    """Vision for the pipeline: frame -> named readings (image px).
+
+    ``detector`` uses the learned detector; ``changes`` the difference with the empty
+    table (``empty_table``, or the first frame seen); ``both`` joins them, the detector's
+    quad winning where both found the same card.
+    """
+    if source not in SOURCES:
+        raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
+    from companion.table.proposer import ChangeProposer
+    from companion.vision.decks import load_deck
+    from companion.vision.identifier import Identifier
+    from companion.vision.reader import load_detector
+
+    references = load_deck(deck)
+    identifier = Identifier.from_file()
+    detector = load_detector() if source != "changes" else None
+    proposer = ChangeProposer(profile, empty_table) if source != "detector" else None
+    middle = np.asarray(profile.size_mm) / 2
+    ends = profile.to_image(np.array([middle, middle + np.array([min(profile.card_mm), 0.0])]))
+    card_px = float(np.linalg.norm(ends[1] - ends[0]))
+
+    def see(frame: np.ndarray) -> list[Reading]:
+        found = detector.detect(frame) if detector is not None else []
+        if proposer is not None:
+            found = merged(found, proposer.propose(frame), 0.5 * card_px)
+        return identifier.identify(frame, found, references)
+
+    return see
