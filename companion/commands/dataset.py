@@ -36,6 +36,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     render.add_argument("--workers", type=int, default=1, help="processes (the CPU is shared: keep it low)")
     render.add_argument("--json", action="store_true", help="print the counts as JSON")
     render.set_defaults(run=run_render)
+
+    evaluate = actions.add_parser("evaluate", help="score the card detector on rendered and real frames")
+    evaluate.add_argument("--data", type=Path, help="rendered dataset (its val split is scored)")
+    evaluate.add_argument("--split", default="val", choices=("train", "val"))
+    evaluate.add_argument(
+        "--real",
+        type=Path,
+        default=None,
+        help="folder of real frames with counts.json (default ../shared/real/table-frames)",
+    )
+    evaluate.add_argument(
+        "--model", type=Path, default=None, help="ONNX detector (default models/detector.onnx)"
+    )
+    evaluate.add_argument(
+        "--conf", type=float, default=None, help="confidence threshold (default: the detector's)"
+    )
+    evaluate.add_argument("--json", action="store_true")
+    evaluate.set_defaults(run=run_evaluate)
     from companion.datasets.game_video_cli import register_action
 
     register_action(actions)
@@ -58,4 +76,23 @@ def run_render(args: argparse.Namespace) -> int:
         print(json.dumps({"out": str(args.out), **counts}))
     else:
         print(f"wrote {len(jobs)} images to {args.out} ({counts['images']}); see {args.out / 'DATASET.md'}")
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from companion.paths import shared_dir
+    from companion.training.evaluation import evaluate_real, evaluate_rendered, format_report
+    from companion.vision.detector import Detector, DetectorSettings
+
+    settings = DetectorSettings() if args.conf is None else replace(DetectorSettings(), conf=args.conf)
+    detector = Detector.from_file(args.model, settings, threads=2)
+    rendered = None
+    if args.data is not None:
+        rendered = evaluate_rendered(detector, args.data, args.split, progress=not args.json).to_dict()
+    real_dir = args.real or shared_dir() / "real" / "table-frames"
+    real = evaluate_real(detector, real_dir) if (real_dir / "counts.json").is_file() else None
+    result = {"conf": settings.conf, "rendered": rendered, "real": real}
+    print(json.dumps(result, indent=1) if args.json else "\n".join(format_report(rendered, real)))
     return 0

@@ -1,0 +1,167 @@
+"""How well the detector finds cards: on held-out rendered scenes, and on real table frames."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import MissingResource
+from companion.vision.readings import Face, Reading
+
+
+def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals (4, 2)."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def match(predicted: list[np.ndarray], truth: list[np.ndarray], threshold: float = 0.5) -> list[int]:
+    """Greedy matching (predictions in confidence order): for each truth box, the index of the
+    prediction matched to it at IoU >= ``threshold``, or -1."""
+    matched = [-1] * len(truth)
+    for p, box in enumerate(predicted):
+        scores = [(polygon_iou(box, t), i) for i, t in enumerate(truth) if matched[i] < 0]
+        best = max(scores, default=(0.0, -1))
+        if best[0] >= threshold:
+            matched[best[1]] = p
+    return matched
+
+
+@dataclass
+class Tally:
+    """Counts of true positives, false positives and misses."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def add(self, tp: int, fp: int, fn: int) -> None:
+        self.tp, self.fp, self.fn = self.tp + tp, self.fp + fp, self.fn + fn
+
+    def summary(self) -> dict[str, float | int]:
+        recall = self.tp / (self.tp + self.fn) if self.tp + self.fn else float("nan")
+        precision = self.tp / (self.tp + self.fp) if self.tp + self.fp else float("nan")
+        return {
+            "recall": round(recall, 4),
+            "precision": round(precision, 4),
+            "truth": self.tp + self.fn,
+            "found": self.tp + self.fp,
+        }
+
+
+@dataclass
+class RenderedReport:
+    """Face-up cards overall, the trump card under the stock, cards under hands, and backs."""
+
+    images: int = 0
+    card: Tally = field(default_factory=Tally)
+    trump: Tally = field(default_factory=Tally)
+    hand: Tally = field(default_factory=Tally)
+    back: Tally = field(default_factory=Tally)
+
+    def to_dict(self) -> dict[str, object]:
+        recall_only = ("trump", "hand")  # a prediction is not tagged: only recall is defined
+        out: dict[str, object] = {"images": self.images}
+        for name in ("card", "trump", "hand", "back"):
+            summary = getattr(self, name).summary()
+            if name in recall_only:
+                summary = {"recall": summary["recall"], "truth": summary["truth"]}
+            out[name] = summary
+        return out
+
+
+def read_labels(path: Path, width: int, height: int) -> list[tuple[int, np.ndarray]]:
+    """Ultralytics OBB label lines -> (class, corners in pixels)."""
+    labels = []
+    for line in path.read_text().splitlines():
+        values = line.split()
+        if len(values) == 9:
+            corners = np.array(values[1:], np.float32).reshape(4, 2) * [width, height]
+            labels.append((int(values[0]), corners))
+    return labels
+
+
+def _score_image(
+    report: RenderedReport,
+    readings: list[Reading],
+    labels: list[tuple[int, np.ndarray]],
+    tags: list[list[str]],
+) -> None:
+    for face, cls, tally in ((Face.UP, 0, report.card), (Face.DOWN, 1, report.back)):
+        predicted = [r.corners for r in readings if r.face is face]
+        truth_index = [i for i, (c, _) in enumerate(labels) if c == cls]
+        matched = match(predicted, [labels[i][1] for i in truth_index])
+        found = sum(m >= 0 for m in matched)
+        tally.add(found, len(predicted) - found, len(matched) - found)
+        if cls == 0:
+            for i, m in zip(truth_index, matched, strict=True):
+                for tag, sub in (("trump", report.trump), ("hand", report.hand)):
+                    if tag in tags[i]:
+                        sub.add(int(m >= 0), 0, int(m < 0))
+
+
+def evaluate_rendered(detector, data: Path, split: str = "val", progress: bool = False) -> RenderedReport:
+    """Recall and precision at IoU 0.5 on oriented boxes, on a rendered dataset's ``split``."""
+    from tqdm import tqdm
+
+    images = sorted((data / "images" / split).glob("*.jpg"))
+    if not images:
+        raise MissingResource(f"no rendered images under {data / 'images' / split}")
+    tags = json.loads((data / "tags.json").read_text())
+    report = RenderedReport()
+    for path in tqdm(images, disable=not progress, unit="img"):
+        frame = cv2.imread(str(path))
+        h, w = frame.shape[:2]
+        labels = read_labels(data / "labels" / split / f"{path.stem}.txt", w, h)
+        _score_image(report, detector.detect(frame), labels, tags[f"{split}/{path.stem}"])
+        report.images += 1
+    return report
+
+
+def evaluate_real(detector, frames: Path) -> dict[str, object]:
+    """Face-up cards found per real frame against the hand-counted range in ``counts.json``."""
+    counts_path = frames / "counts.json"
+    if not counts_path.is_file():
+        raise MissingResource(f"no counts.json in {frames}")
+    counts = json.loads(counts_path.read_text())
+    rows = []
+    for name, expected in sorted(counts.items()):
+        frame = cv2.imread(str(frames / name))
+        if frame is None:
+            raise MissingResource(f"cannot read real frame {frames / name}")
+        readings = detector.detect(frame)
+        up = sum(r.face is Face.UP for r in readings)
+        down = len(readings) - up
+        ok = expected["face_up_min"] <= up <= expected["face_up_max"]
+        rows.append(
+            {
+                "frame": name,
+                "face_up": up,
+                "backs": down,
+                "expected": [expected["face_up_min"], expected["face_up_max"]],
+                "in_range": ok,
+            }
+        )
+    return {"frames": rows, "in_range": sum(r["in_range"] for r in rows), "total": len(rows)}
+
+
+def format_report(rendered: dict[str, object] | None, real: dict[str, object] | None) -> Iterable[str]:
+    """Human-readable lines of an evaluation."""
+    if rendered:
+        yield f"rendered validation set: {rendered['images']} images"
+        for name in ("card", "trump", "hand", "back"):
+            s = rendered[name]
+            precision = f", precision {s['precision']:.4f} ({s['found']} found)" if "precision" in s else ""
+            yield f"  {name:6s} recall {s['recall']:.4f} of {s['truth']}{precision}"
+    if real:
+        yield f"real frames: face-up count in range in {real['in_range']} of {real['total']}"
+        for row in real["frames"]:
+            lo, hi = row["expected"]
+            yield f"  {row['frame']}: {row['face_up']} face up (expected {lo}-{hi}), {row['backs']} backs"
