@@ -11,7 +11,7 @@ from companion.engine.record import GameRecord, MatchRecord, MatchRules, load_re
 from companion.engine.replay import replay
 from companion.engine.rules import PRESETS, Rules, rules_for
 from companion.engine.scoring import score, score_text
-from companion.engine.simulate import random_game
+from companion.engine.simulate import random_game, random_match
 from companion.engine.state import GameState, Issue, Swap, Trick
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "event_from_dict",
     "load_record",
     "random_game",
+    "random_match",
     "record_from_dict",
     "replay",
     "replay_match",

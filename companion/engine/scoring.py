@@ -20,6 +20,7 @@ def game_result(state: GameState) -> dict[str, Any]:
         "format": GAME_FORMAT,
         "rules": state.rules.to_spec(),
         "players": list(state.players),
+        "teams": [list(team) for team in state.teams],
         "trump": str(state.trump_card or state.trump_suit or "") or None,
         "tricks": [
             {
@@ -53,6 +54,7 @@ def match_result(state: MatchState) -> dict[str, Any]:
         "rules": state.rules.to_spec(),
         "match": state.match.to_dict(),
         "players": list(state.players),
+        "teams": [list(team) for team in state.rules.teams],
         "games": [game_result(game) for game in state.games],
         "standings": {"games_won": list(state.games_won), "points": list(state.points)},
         "winners": list(state.winners),
@@ -74,6 +76,11 @@ def _seat_name(result: dict[str, Any], seat: int) -> str:
     return f"{players[seat % len(players)]} (seat {seat})"
 
 
+def _side_name(result: dict[str, Any], side: int) -> str:
+    players = result["players"]
+    return " & ".join(dict.fromkeys(players[seat % len(players)] for seat in result["teams"][side]))
+
+
 def game_text(result: dict[str, Any]) -> str:
     """A game result, trick by trick, for a person."""
     lines = [f"Rules {result['rules']}; trump {result['trump'] or 'not turned up'}"]
@@ -87,7 +94,9 @@ def game_text(result: dict[str, Any]) -> str:
         "Points: " + ", ".join(f"{_seat_name(result, s)} {p}" for s, p in enumerate(result["points"]))
     )
     if result["team_points"] is not None:
-        lines.append("Teams: " + ", ".join(f"side {k + 1} {p}" for k, p in enumerate(result["team_points"])))
+        lines.append(
+            "Sides: " + ", ".join(f"{_side_name(result, k)} {p}" for k, p in enumerate(result["team_points"]))
+        )
     if not result["complete"]:
         lines.append("Game not finished.")
     elif result["winners"]:
@@ -112,12 +121,13 @@ def score_text(result: dict[str, Any]) -> str:
     parts = [f"Game {k + 1}\n{game_text(game)}" for k, game in enumerate(result["games"])]
     standings = result["standings"]
     sides = ", ".join(
-        f"side {k + 1}: {w} games, {p} points"
-        for k, (w, p) in enumerate(zip(standings["games_won"], standings["points"], strict=True))
+        f"{_side_name(result, side)} {won} games won, {points} points"
+        for side, (won, points) in enumerate(zip(standings["games_won"], standings["points"], strict=True))
     )
-    winner = " and ".join(_seat_name(result, s) for s in result["winners"]) or (
-        "draw" if result["complete"] else "not decided yet"
+    winner = " & ".join(
+        dict.fromkeys(result["players"][s % len(result["players"])] for s in result["winners"])
     )
+    winner = winner or ("draw" if result["complete"] else "not decided yet")
     parts.append(f"Match: {sides}. Winner: {winner}")
     parts.append("\n".join(_issue_lines(result)))
     return "\n\n".join(parts)

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from companion.cards import Card, Rank, deck
 from companion.engine import moves
 from companion.engine.events import Event
-from companion.engine.record import GameRecord
+from companion.engine.match import game_rules, replay_match
+from companion.engine.record import GameRecord, MatchRecord, MatchRules
 from companion.engine.rules import Rules, rules_for
 from companion.engine.table import Table
 
@@ -30,9 +32,13 @@ MAX_REDEALS = 3
 
 
 class _Simulation:
-    def __init__(self, rules: Rules, rng: random.Random, players: Sequence[str] | None) -> None:
+    def __init__(
+        self, rules: Rules, rng: random.Random, players: Sequence[str] | None, first: int | None
+    ) -> None:
         self.rng = rng
-        self.record = GameRecord.create(rules, players, rng.randrange(rules.seats))
+        self.record = GameRecord.create(
+            rules, players, rng.randrange(rules.seats) if first is None else first
+        )
         self.rules = rules
         self.table = Table(rules, self.record.players, self.record.first)
         self.events: list[Event] = []
@@ -148,7 +154,30 @@ class _Simulation:
 
 
 def random_game(
-    rules: Rules | str | Mapping[str, Any], seed: int, players: Sequence[str] | None = None
+    rules: Rules | str | Mapping[str, Any],
+    seed: int,
+    players: Sequence[str] | None = None,
+    first: int | None = None,
 ) -> GameRecord:
-    """A complete random legal game under ``rules``, the same for the same ``seed``."""
-    return _Simulation(rules_for(rules), random.Random(seed), players).run()
+    """A complete random legal game under ``rules``, the same for the same ``seed``.
+
+    The first leader is drawn at random unless ``first`` is given.
+    """
+    return _Simulation(rules_for(rules), random.Random(seed), players, first).run()
+
+
+def random_match(
+    rules: Rules | str | Mapping[str, Any],
+    seed: int,
+    match: MatchRules | None = None,
+    players: Sequence[str] | None = None,
+) -> MatchRecord:
+    """Random games, the deal rotating, until the match is decided."""
+    empty = MatchRecord(rules_for(rules), GameRecord.create(rules, players).players, 0, match or MatchRules())
+    record = replace(empty, first=random.Random(seed).randrange(empty.rules.seats))
+    while not replay_match(record).complete:
+        index = len(record.games)
+        first = (record.first + index) % record.rules.seats
+        game = random_game(game_rules(record, index), seed * 1000 + index, record.players, first)
+        record = replace(record, games=(*record.games, replace(game, rules=record.rules)))
+    return record
