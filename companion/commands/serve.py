@@ -14,9 +14,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "printed at start. Listens on 127.0.0.1 unless --host says otherwise.",
     )
     parser.add_argument("--record", type=Path, help="continue from this game record (JSON)")
-    parser.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (0.0.0.0: home network)"
-    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: home network)")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--pin", help="operator PIN (default: a random six-digit one)")
     parser.add_argument("--viewers", type=int, default=100, help="most pages watching live at once")
@@ -43,10 +41,10 @@ def run(args: argparse.Namespace) -> int:
     server = make_server(app, args.host, args.port, args.viewers)
     port = server.effective_port
     shown = lan_address() if args.host == "0.0.0.0" else args.host
-    print(f"Scoreboard: http://{shown}:{port}/")
+    print(f"Scoreboard: http://{shown}:{port}/", flush=True)
     if args.host == "0.0.0.0":
-        print("Open that address on a phone on the same network.")
-    print(f"Operator PIN: {pin}")
+        print("Open that address on a phone on the same network.", flush=True)
+    print(f"Operator PIN: {pin}", flush=True)
     try:
         server.run()
     finally:
