@@ -7,9 +7,7 @@ from pathlib import Path
 
 
 def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options shared by ``run`` and ``eval video``: the rules, the players, the deck, the table."""
-    parser.add_argument("--rules", default="brisca-2", help="rules preset (default brisca-2)")
-    parser.add_argument("--players", help="player names, comma-separated, in seat order (default A,B,...)")
+    """Options shared by ``run``, ``demo`` and ``eval video``: the deck, the table, the vision."""
     parser.add_argument("--deck", default="fournier-1878", help="deck style to recognise")
     parser.add_argument("--calibration", type=Path, help="table profile (default: find the corner markers)")
     parser.add_argument(
@@ -33,6 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "print each trick and the score as they happen and write the game record as it goes.",
     )
     parser.add_argument("--source", required=True, help="webcam index, video file, URL or image folder")
+    parser.add_argument("--rules", default="brisca-2", help="rules preset (default brisca-2)")
+    parser.add_argument("--players", help="player names, comma-separated, in seat order (default A,B,...)")
     add_watch_arguments(parser)
     parser.add_argument("--record", type=Path, help="write the game record here, as it goes")
     parser.add_argument("--evidence", type=Path, help="trick snapshots folder (default: beside the record)")
@@ -48,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.pipeline.console import options_from_args, play
+    from companion.pipeline.console import options_from_args, play_outcome
 
-    return play(options_from_args(args, args.source), args)
+    play_outcome(options_from_args(args, args.source), args)
+    return 0

@@ -128,7 +128,7 @@ def result_lines(outcome: Outcome) -> list[str]:
     return lines
 
 
-def play(options: WatchOptions, args: argparse.Namespace) -> int:
+def play_outcome(options: WatchOptions, args: argparse.Namespace) -> Outcome:
     """Watch, print as it goes, and print the final result (and the loop's figures)."""
     start, stop = web_starter(args.host, args.port) if not args.headless else (None, lambda: None)
     try:
@@ -147,4 +147,4 @@ def play(options: WatchOptions, args: argparse.Namespace) -> int:
             f"{stats['ms_per_frame']} ms each; {stats['speed']}x real time",
             file=sys.stderr,
         )
-    return 0
+    return outcome

@@ -1,0 +1,106 @@
+"""``companion eval video``: run the pipeline over rendered games and compare with their truth."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser("eval", help="measure recognition against true records")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    video = actions.add_parser(
+        "video",
+        help="watch game videos and compare the recognised games with the true ones",
+        description="VIDEO is a game video (truth: --truth, or record.json beside it) or a folder of "
+        "rendered games (each subfolder with game.mp4 and record.json, as 'companion dataset "
+        "game-video' writes them). Prints per game: plays, leaders and winners right, trump card, "
+        "final points and winner, events flagged and wrong, and the median delay from a card coming "
+        "to rest to its event.",
+    )
+    video.add_argument("video", type=Path, help="a game video, or a folder of rendered games")
+    video.add_argument("--truth", type=Path, help="the true record (default: record.json beside the video)")
+    from companion.commands.run import add_watch_arguments
+
+    add_watch_arguments(video)
+    video.add_argument(
+        "--live",
+        action="store_true",
+        help="play each video at real time and drop the frames the CPU cannot keep up with, as live",
+    )
+    video.add_argument("--json", action="store_true", help="print the figures as JSON")
+    video.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    from dataclasses import replace
+
+    from companion.engine import load_record
+    from companion.errors import MissingResource
+    from companion.pipeline.console import options_from_args
+    from companion.pipeline.evaluate import all_right, compare, summary
+    from companion.pipeline.live import watch
+
+    if args.video.is_dir():
+        jobs = [(video, video.with_name("record.json")) for video in sorted(args.video.glob("*/game.mp4"))]
+    else:
+        jobs = [(args.video, args.truth or args.video.with_name("record.json"))]
+    if not jobs:
+        raise MissingResource(f"no */game.mp4 under {args.video}")
+    games = []
+    for video, truth_path in jobs:
+        truth = load_record(truth_path)
+        timeline = video.with_name("timeline.json")
+        rests = []
+        if timeline.is_file():
+            rests = [e["t"] for e in json.loads(timeline.read_text())["events"] if e["kind"] == "play"]
+        args.rules, args.players, args.mode = truth.rules.name, ",".join(truth.players), None
+        options = options_from_args(args, video)
+        options = replace(options, mode="latest" if args.live else "fast")
+        outcome = watch(options, lambda events: None)
+        figures = compare(truth, outcome.records[0] if outcome.records else None, outcome.stats.events, rests)
+        figures = {"video": str(video), **figures, **outcome.stats.to_dict()}
+        games.append(figures)
+        if not args.json:
+            print(_line(figures, all_right(figures)), flush=True)
+    total = summary([{k: v for k, v in g.items() if k in _COUNTED} for g in games])
+    if args.json:
+        print(json.dumps({"games": games, "total": total}))
+    else:
+        print(
+            f"total: {total['games_all_right']}/{total['games']} games all right; plays "
+            f"{total['plays_right']}/{total['plays']}, events flagged {total['flagged']}/{total['events']}, "
+            f"wrong {total['wrong']}, missed {total['missed']}; median delay {total['median_delay_s']} s"
+        )
+    return 0
+
+
+_COUNTED = (
+    "plays",
+    "plays_right",
+    "tricks",
+    "leaders_right",
+    "winners_right",
+    "trump_right",
+    "points_right",
+    "winner_right",
+    "events",
+    "flagged",
+    "wrong",
+    "missed",
+    "median_delay_s",
+    "delays_s",
+)
+
+
+def _line(g: dict[str, object], right: bool) -> str:
+    yes = {True: "yes", False: "NO"}
+    return (
+        f"{g['video']}: {'ALL RIGHT' if right else 'errors'}; plays {g['plays_right']}/{g['plays']}, "
+        f"leaders {g['leaders_right']}/{g['tricks']}, winners {g['winners_right']}/{g['tricks']}, "
+        f"trump {yes[bool(g['trump_right'])]}, points {yes[bool(g['points_right'])]}, "
+        f"winner {yes[bool(g['winner_right'])]}; flagged {g['flagged']}/{g['events']}, wrong {g['wrong']}, "
+        f"missed {g['missed']}; median delay {g['median_delay_s']} s; {g['ms_per_frame']} ms/frame, "
+        f"{g['speed']}x real time, {g['dropped']} frames dropped"
+    )

@@ -1,0 +1,85 @@
+"""How well the pipeline saw a game: its record and events against the true record and timeline."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from statistics import median
+from typing import Any
+
+from companion.engine import GameRecord, replay
+from companion.pipeline.recognise import Recognised
+
+#: Events that go through the engine (and can be flagged or wrong).
+ENGINE_KINDS = ("trump", "play", "swap")
+
+
+def compare(
+    truth: GameRecord,
+    seen: GameRecord | None,
+    events: Sequence[Recognised],
+    rest_times: Sequence[float] = (),
+) -> dict[str, Any]:
+    """Per-game figures: plays, leaders, winners, trump card and final score right; events flagged
+    and wrong; the median delay from a card coming to rest (``rest_times``, one per true play, in
+    order) to the event that played it."""
+    expected = replay(truth)
+    got = replay(seen) if seen is not None else None
+    true_plays = [(seat, card) for trick in expected.tricks for seat, card in trick.plays]
+    seen_plays = [(seat, card) for trick in got.tricks for seat, card in trick.plays] if got else []
+    seen_plays += list(got.current) if got else []
+    pairs = list(zip(true_plays, seen_plays, strict=False))
+    tricks = list(zip(expected.tricks, got.tricks if got else (), strict=False))
+    mine = [e for e in events if e.kind in ENGINE_KINDS and e.game == 1]
+    plays = [e for e in mine if e.kind == "play"]
+    delays = [e.t - rest for e, rest in zip(plays, rest_times, strict=False)]
+    true_events = [e for e in truth.events if e.type in ENGINE_KINDS]
+    wrong = sum(
+        1
+        for i, event in enumerate(seen.events if seen else ())
+        if i >= len(true_events) or (event.type, event.seat, event.card) != _key(true_events[i])
+    )
+    return {
+        "plays": len(true_plays),
+        "plays_right": sum(a == b for a, b in pairs),
+        "tricks": len(expected.tricks),
+        "leaders_right": sum(a.leader == b.leader for a, b in tricks),
+        "winners_right": sum(a.winner == b.winner for a, b in tricks),
+        "trump_right": got is not None and got.trump_card == expected.trump_card,
+        "points_right": got is not None and got.points == expected.points,
+        "winner_right": got is not None and got.complete and got.winners == expected.winners,
+        "events": len(mine),
+        "flagged": sum(e.doubt is not None for e in mine),
+        "wrong": wrong,
+        "missed": max(0, len(true_events) - len(seen.events if seen else ())),
+        "median_delay_s": round(median(delays), 3) if delays else None,
+        "delays_s": [round(d, 3) for d in delays],
+    }
+
+
+def _key(event: Any) -> tuple[object, object, object]:
+    return event.type, event.seat, event.card
+
+
+def all_right(figures: dict[str, Any]) -> bool:
+    """Every play, leader, winner, the trump card and the final score right, nothing wrong."""
+    return (
+        figures["plays_right"] == figures["plays"]
+        and figures["leaders_right"] == figures["winners_right"] == figures["tricks"]
+        and figures["trump_right"]
+        and figures["points_right"]
+        and figures["winner_right"]
+        and figures["wrong"] == 0
+    )
+
+
+def summary(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Totals over several games."""
+    delays = [d for g in games for d in g["delays_s"]]
+    counted = [key for key in (games[0] if games else {}) if key not in ("median_delay_s", "delays_s")]
+    total = {key: sum(int(g[key]) for g in games) for key in counted}
+    return {
+        "games": len(games),
+        "games_all_right": sum(all_right(g) for g in games),
+        **total,
+        "median_delay_s": round(median(delays), 3) if delays else None,
+    }
