@@ -70,6 +70,10 @@ def write_dataset(
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(CLASS_NAMES))
+    (out / "data.yaml").write_text(
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
+    )
     tags: dict[str, list[list[str]]] = {}
     counts = {
         "images": {"train": 0, "val": 0},
@@ -80,19 +84,15 @@ def write_dataset(
         _results(jobs, workers), total=len(jobs), disable=not progress, unit="img"
     ):
         stem = f"{job.index:06d}"
-        cv2.imwrite(str(out / "images" / job.split / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         h, w = image.shape[:2]
         text = "".join(obb_line(label, w, h) + "\n" for label in labels)
-        (out / "labels" / job.split / f"{stem}.txt").write_text(text)
+        (out / "labels" / job.split / f"{stem}.txt").write_text(text)  # first: no image without its label
+        cv2.imwrite(str(out / "images" / job.split / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         tags[f"{job.split}/{stem}"] = [list(label.tags) for label in labels]
         counts["images"][job.split] += 1
         counts["cards"][job.split] += sum(label.cls == 0 for label in labels)
         counts["backs"][job.split] += sum(label.cls == 1 for label in labels)
     (out / "tags.json").write_text(json.dumps(tags, indent=0, sort_keys=True))
-    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(CLASS_NAMES))
-    (out / "data.yaml").write_text(
-        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
-    )
     return counts
 
 
