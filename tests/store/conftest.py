@@ -56,3 +56,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
 def store(db_url: str, tmp_path) -> Iterator[Store]:
     with Store.open(db_url, evidence_dir=tmp_path / "evidence") as opened:
         yield opened
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """An empty PostgreSQL database (the test is skipped without COMPANION_TEST_PG_URL)."""
+    if PG_URL is None:
+        pytest.skip("COMPANION_TEST_PG_URL is not set")
+    yield from fresh_postgres_database(PG_URL)
