@@ -97,9 +97,9 @@ class GameFilm:
 
     def _camera(self, rng: np.random.Generator, w: int, h: int, players: int) -> TableProfile:
         """A slightly tilted overhead view: the table fills most of the frame's height."""
-        side = h * 0.94
+        side = h * 0.9
         top = side * rng.uniform(0.9, 0.97)
-        cx, y0 = w / 2 + rng.uniform(-30, 30), h * 0.03
+        cx, y0 = w / 2 + rng.uniform(-30, 30), h * 0.05
         corners = np.array(
             [[cx - top / 2, y0], [cx + top / 2, y0], [cx + side / 2, y0 + side], [cx - side / 2, y0 + side]]
         ) + rng.uniform(-8, 8, (4, 2))

@@ -1,0 +1,62 @@
+"""The game-video renderer: a short film of a real engine game, with markers that calibrate it."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.datasets.decks import decks_root
+from companion.engine import random_game, replay
+from companion.table.profile import profile_from_markers
+
+pytestmark = pytest.mark.skipif(
+    not (decks_root() / "fournier-1878" / "deck.json").is_file(), reason="needs ../shared/decks/fournier-1878"
+)
+
+
+@pytest.fixture(scope="module")
+def film(tmp_path_factory):
+    from companion.datasets.game_video import VideoSpec, first_tricks, write_game_video
+
+    out = tmp_path_factory.mktemp("film")
+    record = first_tricks(random_game("brisca-2", seed=11), 2)
+    summary = write_game_video(record, "fournier-1878", 11, out, VideoSpec(size=(960, 540)))
+    return out, record, summary
+
+
+def test_first_tricks_cuts_a_record_after_whole_tricks():
+    from companion.datasets.game_video import first_tricks
+
+    record = random_game("brisca-4", seed=3)
+    cut = replay(first_tricks(record, 2))
+    assert len(cut.tricks) == 2 and cut.current == ()
+    assert cut.tricks == replay(record).tricks[:2]
+
+
+def test_the_film_shows_every_play_and_its_timeline_says_when(film):
+    out, record, summary = film
+    video = cv2.VideoCapture(str(out / "game.mp4"))
+    frames = int(video.get(cv2.CAP_PROP_FRAME_COUNT))
+    assert abs(frames - summary["frames"]) <= 1
+    timeline = json.loads((out / "timeline.json").read_text())["events"]
+    plays = [(e["seat"], e["card"]) for e in timeline if e["kind"] == "play"]
+    truth = [(seat, str(card)) for trick in replay(record).tricks for seat, card in trick.plays]
+    assert plays == truth
+    times = [e["t"] for e in timeline]
+    assert times == sorted(times) and times[-1] < summary["seconds"]
+    assert json.loads((out / "record.json").read_text()) == record.to_dict()
+
+
+def test_the_corner_markers_calibrate_the_film(film):
+    from companion.datasets.game_video import GameFilm, VideoSpec
+
+    out, record, summary = film
+    ok, first = cv2.VideoCapture(str(out / "game.mp4")).read()
+    assert ok
+    found = profile_from_markers(first, 2, tuple(summary["table_mm"]))
+    truth = GameFilm(record, "fournier-1878", 11, VideoSpec(size=(960, 540))).profile
+    error = np.abs(found.table_corners_px() - truth.table_corners_px()).max()
+    assert error < 3.0
