@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from companion.cards import Card
+from companion.cards import Card, Rank, Suit
 from companion.errors import MalformedInput
 
 #: Event types and the fields each one needs (``t``, ``source``, ``confidence`` are always optional).
@@ -26,6 +26,13 @@ EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "declare": ("seat", "cards"),
     "redeal": ("seat", "cards"),
     "hand": ("seat", "cards"),
+    "bid": ("seat",),
+    "pass": ("seat",),
+    "solo": ("seat",),
+    "call": ("seat",),
+    "reveal": ("seat", "card"),
+    "talon": ("cards",),
+    "discard": ("seat", "cards"),
     "amend": ("ref",),
     "void": ("ref",),
 }
@@ -45,6 +52,9 @@ class Event:
     t: float | None = None
     source: str | None = None
     confidence: float | None = None
+    rank: Rank | None = None
+    points: int | None = None
+    suit: Suit | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: only the fields the event has, cards in canonical notation."""
@@ -57,6 +67,12 @@ class Event:
             out["card"] = str(self.card)
         if self.cards is not None:
             out["cards"] = [str(card) for card in self.cards]
+        if self.rank is not None:
+            out["rank"] = int(self.rank)
+        if self.points is not None:
+            out["points"] = self.points
+        if self.suit is not None:
+            out["suit"] = str(self.suit)
         for key in ("t", "source", "confidence"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
@@ -68,6 +84,15 @@ def _int(data: Mapping[str, Any], key: str) -> int | None:
     if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
         raise MalformedInput(f"event field {key!r} must be a non-negative integer, not {value!r}")
     return value
+
+
+def _rank(data: Mapping[str, Any]) -> Rank | None:
+    value = data.get("rank")
+    if value is None:
+        return None
+    if isinstance(value, bool) or value not in iter(Rank):
+        raise MalformedInput(f"event field 'rank' must be a rank 1-12, not {value!r}")
+    return Rank(value)
 
 
 def _number(data: Mapping[str, Any], key: str) -> float | None:
@@ -104,4 +129,7 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         t=_number(data, "t"),
         source=source,
         confidence=_number(data, "confidence"),
+        rank=_rank(data),
+        points=_int(data, "points"),
+        suit=Suit.parse(data["suit"]) if isinstance(data.get("suit"), str) else None,
     )

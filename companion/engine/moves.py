@@ -49,12 +49,12 @@ def revoke_cards(
     return frozenset()
 
 
-def hunted_ace(rules: Rules, trump: Suit | None, played: Collection[Card], last_trick: bool) -> Card | None:
+def hunted_ace(rules: Rules, trump: Suit | None, unplayed: Collection[Card], last_trick: bool) -> Card | None:
     """Cazar el tres: the As of trumps, while nobody may play it (the 3 of trumps is out), else None.
 
     A card nobody may play is owed by nobody: holding it proves no revoke.
     """
-    if not rules.cazar_tres or trump is None or last_trick or Card(Rank.TRES, trump) in played:
+    if not rules.cazar_tres or trump is None or last_trick or Card(Rank.TRES, trump) not in unplayed:
         return None
     return Card(Rank.AS, trump)
 
@@ -65,11 +65,11 @@ def legal_cards(
     trick: Sequence[Card],
     trump: Suit | None,
     arrastre: bool,
-    played: Collection[Card],
+    unplayed: Collection[Card],
     last_trick: bool,
 ) -> list[Card]:
     """The cards of a known ``hand`` that may be played onto ``trick``."""
-    hunted = hunted_ace(rules, trump, played, last_trick)
+    hunted = hunted_ace(rules, trump, unplayed, last_trick)
     playable = [card for card in hand if card != hunted]
     legal = [
         card

@@ -26,6 +26,7 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "swap_until": ("drawn", "last-draw", "last-turn"),
     "goal": ("most", "fewest", "under-12"),
     "mano_negra": ("off", "first-trick", "any"),
+    "auction": ("none", "chiamata", "remate"),
 }
 
 
@@ -35,7 +36,8 @@ class Rules:
 
     ``seats`` counts the hands at the table (playing order 0..seats-1);
     ``players`` counts the people: two players on a four-hand layout hold
-    seats {0, 2} and {1, 3}.
+    seats {0, 2} and {1, 3}. ``auction`` names a bidding family
+    (:mod:`companion.engine.families`); ``talon`` counts the cards it deals face down.
     """
 
     name: str
@@ -58,6 +60,11 @@ class Rules:
     cazar_tres: bool = False
     virar: bool = False
     trump_suit: Suit | None = None
+    must_beat: bool = False
+    auction: str = "none"
+    talon: int = 0
+    buia: bool = False
+    a_punti: bool = False
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
@@ -69,12 +76,12 @@ class Rules:
     @property
     def tricks(self) -> int:
         """Tricks in a full game."""
-        return self.deck // self.seats
+        return (self.deck - self.talon) // self.seats
 
     @property
     def draw_rounds(self) -> int:
         """Tricks after which every seat draws; the face-up card goes in the last."""
-        return (self.deck - self.seats * self.hand_size) // self.seats
+        return (self.deck - self.talon - self.seats * self.hand_size) // self.seats
 
     def side_of(self, seat: int) -> int:
         """Index in :attr:`teams` of the side ``seat`` plays for."""
@@ -100,6 +107,8 @@ def _option_to_json(value: object) -> object:
 
 
 _BASE: Final = Rules(name="brisca-2", seats=2, players=2, deck=40)
+#: The bidding families deal every card: no face-up trump card to swap.
+_NO_SWAPS: Final = replace(_BASE, swap_seven=False, swap_two=False)
 
 #: The registry of named presets.
 PRESETS: Final[dict[str, Rules]] = {
@@ -113,12 +122,17 @@ PRESETS: Final[dict[str, Rules]] = {
         replace(_BASE, name="brisca-al-reves", goal="fewest"),
         replace(_BASE, name="brisca-a-ciegas"),
         replace(_BASE, name="brisca-descubierta", open_hands=True),
+        replace(_NO_SWAPS, name="chiamata-5", seats=5, players=5, hand_size=8, auction="chiamata"),
+        replace(_BASE, name="chile-4", seats=4, players=4, hand_size=5, follow_suit=True, must_beat=True),
+        replace(
+            _NO_SWAPS, name="chile-remate-3", seats=3, players=3, deck=32, hand_size=10, talon=2, auction="remate"
+        ),
     )
 }
 
 #: Options a record may set on top of a preset.
 OPTIONS: Final[frozenset[str]] = frozenset(
-    f.name for f in fields(Rules) if f.name not in ("name", "seats", "players", "hand_size")
+    f.name for f in fields(Rules) if f.name not in ("name", "seats", "players", "hand_size", "auction", "talon")
 )
 
 
@@ -155,6 +169,10 @@ def rules_for(spec: str | Mapping[str, Any] | Rules) -> Rules:
     if name not in PRESETS:
         raise UnknownName(f"unknown rules preset {name!r}: presets are {', '.join(PRESETS)}")
     rules = replace(PRESETS[name], **{key: _parse_option(key, value) for key, value in options.items()})
-    if (rules.deck - rules.seats * rules.hand_size) % rules.seats:
+    if (rules.deck - rules.talon - rules.seats * rules.hand_size) % rules.seats:
         raise MalformedInput(f"a {rules.deck}-card deck cannot be dealt evenly to {rules.seats} seats")
+    if (rules.buia or rules.a_punti) and rules.auction != "chiamata":
+        raise MalformedInput(f"buia and a_punti are options of chiamata-5, not of {rules.name}")
+    if rules.buia and rules.a_punti:
+        raise MalformedInput("chiamata buia and chiamata a punti cannot be combined")
     return rules

@@ -84,7 +84,7 @@ class _Simulation:
         table = self.table
         if not self.rules.claims or table.plays or table.stock or table.complete:
             return
-        trumps = [card for card in table.deck - table.played if card.suit == table.trump_suit]
+        trumps = [card for card in table.unplayed if card.suit == table.trump_suit]
         needed = moves.claim_cards(self.rules, trumps, self.rules.tricks - len(table.tricks))
         for seat, hand in enumerate(self.hands):
             if needed and needed <= set(hand) and self.rng.random() < CHANCE:
@@ -117,7 +117,7 @@ class _Simulation:
         ace = Card(Rank.AS, trump) if trump is not None else None
         trick = [card for _, card in table.plays]
         last = len(table.tricks) == rules.tricks - 1
-        options = moves.legal_cards(rules, hand, trick, trump, table.arrastre, table.played, last)
+        options = moves.legal_cards(rules, hand, trick, trump, table.arrastre, table.unplayed, last)
         if rules.arrastre and not trick and ace in options and self.rng.random() < CHANCE:
             self.emit(Event("arrastre", seat=seat))
             options = [ace]

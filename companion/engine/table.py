@@ -55,8 +55,8 @@ class Table:
         self.leader = self.first
         self.points = [0] * seats
         self.cards_won = [0] * seats
-        self.played: set[Card] = set()
-        self.seen: set[Card] = set()
+        self.unplayed: set[Card] = set(self.deck)
+        self.shown: set[Card] = set()  # seen, but not played: trump card, swaps, shown hands
         self.swaps: list[Swap] = []
         self.won: set[int] = set()
         self.epoch = [0] * seats  # bumped whenever a seat takes an unseen card
@@ -68,6 +68,10 @@ class Table:
         self.ended_by: str | None = None
         self.decided: int | None = None
         self.loser: int | None = None
+
+    @property
+    def played(self) -> frozenset[Card]:
+        return self.deck - self.unplayed
 
     @property
     def complete(self) -> bool:
@@ -160,7 +164,7 @@ class Table:
         issues = list(self.issues)
         complete = self.complete
         if complete and self.ended_by is None:
-            missing = self.deck - self.played
+            missing = self.unplayed
             if missing:
                 names = " ".join(sorted(map(str, missing)))
                 issues.append(Issue(None, "cards-missing", f"cards never played: {names}"))
@@ -187,8 +191,8 @@ class Table:
             complete=complete,
             ended_by=self.ended_by,
             issues=tuple(issues),
-            unseen=self.deck - self.seen,
-            played=frozenset(self.played),
+            unseen=frozenset(self.unplayed - self.shown),
+            played=self.played,
             swaps=tuple(self.swaps),
         )
 
@@ -209,13 +213,13 @@ def _trump(table: Table, index: int, event: Event) -> None:
     if card not in table.deck:
         table.issue(index, "not-in-deck", f"{card} is not in the {table.rules.deck}-card deck")
     table.trump_card, table.trump_suit, table.face_up = card, card.suit, card
-    table.seen.add(card)
+    table.shown.add(card)
 
 
 def _card_problem(table: Table, seat: int, card: Card, in_hand: bool = True) -> str | None:
-    if card not in table.deck:
-        return f"{card} is not in the {table.rules.deck}-card deck"
-    if card in table.played:
+    if card not in table.unplayed:
+        if card not in table.deck:
+            return f"{card} is not in the {table.rules.deck}-card deck"
         return f"{card} was already played"
     if card == table.face_up:
         return f"{card} still lies face up under the stock"
@@ -254,11 +258,11 @@ def _play(table: Table, index: int, event: Event) -> None:
             index, "arrastre-card", f"arrastre announced, but {card} was led instead of the As of trumps"
         )
     last_trick = len(table.tricks) == table.total_tricks - 1
-    hunted = moves.hunted_ace(rules, trump, table.played, last_trick)
-    if card == hunted:
+    hunted = moves.hunted_ace(rules, trump, table.unplayed, last_trick)
+    if hunted is not None and card == hunted:
         table.issue(index, "ace-hunted", f"the As of trumps {card} played while the 3 of trumps is still out")
     if trick and (rules.follow_suit or table.arrastre):
-        others = table.deck - table.played - {card}
+        others = table.unplayed - {card}
         if hunted is not None:
             others -= {hunted}
         owed = moves.revoke_cards(rules, trick, card, trump, table.arrastre, others)
@@ -268,9 +272,9 @@ def _play(table: Table, index: int, event: Event) -> None:
             table.issue(index, "revoke", f"seat {seat} played {card} while holding {names}")
         elif owed:
             table.owed[seat].append((index, card, owed, table.epoch[seat]))
-    table.played.add(card)
-    table.seen.add(card)
-    table.known[seat].discard(card)
+    table.unplayed.discard(card)
+    if table.known[seat]:
+        table.known[seat].discard(card)
     table.plays.append((seat, card))
     if len(table.plays) == rules.seats:
         table.finish_trick()
@@ -283,7 +287,7 @@ def _swap(table: Table, index: int, event: Event) -> None:
     if face_up is None or trump is None:
         table.issue(index, "no-face-up", f"seat {seat} swapped {card}, but no trump card lies face up")
         return
-    if card in table.played or card == face_up:
+    if (card in table.deck and card not in table.unplayed) or card == face_up:
         table.issue(index, "bad-swap", f"seat {seat} cannot put {card} under the stock: it is not in a hand")
         return
     problem = (
@@ -298,7 +302,7 @@ def _swap(table: Table, index: int, event: Event) -> None:
     table.known[seat].discard(card)
     table.receive(seat, face_up)
     table.face_up = card
-    table.seen.add(card)
+    table.shown.add(card)
     table.swaps.append(Swap(index, seat, card, face_up))
 
 
@@ -322,7 +326,7 @@ def _claim(table: Table, index: int, event: Event) -> None:
         table.issue(index, "no-claims", "claims are not allowed under these rules")
         return
     trump = table.trump_suit
-    unplayed_trumps = [card for card in table.deck - table.played if card.suit == trump]
+    unplayed_trumps = [card for card in table.unplayed if card.suit == trump]
     needed = None
     if not table.plays and table.stock == 0:
         needed = moves.claim_cards(rules, unplayed_trumps, rules.tricks - len(table.tricks))
@@ -334,10 +338,10 @@ def _claim(table: Table, index: int, event: Event) -> None:
             index, "bad-claim", f"seat {seat} claimed with {shown or 'no cards'}; a claim needs {want}"
         )
         return
-    remaining = table.deck - table.played
+    remaining = table.unplayed
     table.points[seat] += sum(card.points for card in remaining)
     table.cards_won[seat] += len(remaining)
-    table.seen |= cards
+    table.shown |= cards
     table.ended_by = "claim"
 
 
@@ -347,14 +351,14 @@ def _declare(table: Table, index: int, event: Event) -> None:
     trump = table.trump_suit
     if rules.mano_negra == "off":
         table.issue(index, "no-mano-negra", "mano negra is not played under these rules")
-    elif trump is None or cards != moves.mano_negra_cards(trump) or cards & table.played:
+    elif trump is None or cards != moves.mano_negra_cards(trump) or not cards <= table.unplayed:
         table.issue(
             index, "bad-declare", f"seat {seat} showed {' '.join(sorted(map(str, cards)))}, not mano negra"
         )
     elif rules.mano_negra == "first-trick" and table.tricks:
         table.issue(index, "declare-late", "mano negra counts only on the first trick under these rules")
     else:
-        table.seen |= cards
+        table.shown |= cards
         table.ended_by, table.decided = "mano-negra", rules.side_of(seat)
 
 
@@ -390,7 +394,7 @@ def _hand(table: Table, index: int, event: Event) -> None:
         table.issue(index, "bad-hand", problem)
     table.known[seat] = cards
     table.full[seat] = True
-    table.seen |= cards
+    table.shown |= cards
 
 
 #: One handler per event type: ``handler(table, index, event)``.
