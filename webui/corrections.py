@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 
 from companion.cards import Card
 from companion.engine import Event, Game
-from companion.errors import MalformedInput
+from companion.errors import MalformedInput, UnknownName
 from companion.session import Action
 from webui import board, i18n
 from webui.live import live_session
@@ -29,7 +29,10 @@ def page() -> str:
 
 @bp.get("/corrections/flag/<int:flag_id>.jpg")
 def flag_snapshot(flag_id: int) -> Response:
-    snapshot = live_session().flag(flag_id).snapshot
+    try:
+        snapshot = live_session().flag(flag_id).snapshot
+    except UnknownName:
+        snapshot = None
     if snapshot is None or not snapshot.is_file():
         raise NotFound(f"no snapshot for flag {flag_id}")
     return send_file(snapshot, mimetype="image/jpeg", max_age=0)

@@ -7,6 +7,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -15,6 +17,8 @@ from webui_helpers import PIN, PLAYED, csrf_of, prefix
 from companion.cards import Card
 from companion.engine import GameRecord, replay
 from companion.session import LiveSession
+from companion.table.markers import draw_markers
+from companion.table.profile import DEFAULT_TABLE_MM
 
 MUTATIONS = [
     ("/new", {"players": "X\nY", "rules": "brisca-2", "deck": "fournier-1878", "first": "0"}),
@@ -224,3 +228,26 @@ def test_errors_are_shown_in_the_chosen_language(app: Flask) -> None:
     client = app.test_client()
     english = client.post("/corrections/undo?lang=en", data={"csrf": csrf_of(client)})
     assert "Only the operator can change the game." in english.get_data(as_text=True)
+
+
+def jpeg(frame: np.ndarray) -> bytes:
+    return cv2.imencode(".jpg", frame)[1].tobytes()
+
+
+def test_table_corners_are_found_from_the_markers_on_the_camera_frame(
+    post: Callable[..., Any], session: LiveSession
+) -> None:
+    corners = np.array([[80, 60], [1180, 90], [1130, 680], [120, 650]], np.float64)
+    frame = draw_markers(np.full((720, 1280, 3), (40, 90, 40), np.uint8), corners, DEFAULT_TABLE_MM)
+    session.set_frame(jpeg(frame))
+    response = post("/new/markers")
+    assert response.status_code == 303
+    found = response.headers["Location"].split("corners=")[1].replace("%2C", ",").split("+")
+    assert np.abs(np.array([[float(v) for v in pair.split(",")] for pair in found]) - corners).max() <= 2
+
+
+def test_marker_detection_without_markers_says_so(post: Callable[..., Any], session: LiveSession) -> None:
+    assert post("/new/markers").status_code == 400  # no frame yet
+    session.set_frame(jpeg(np.zeros((60, 80, 3), np.uint8)))
+    response = post("/new/markers")
+    assert response.status_code == 400 and "marker" in response.get_data(as_text=True).lower()

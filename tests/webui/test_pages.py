@@ -140,3 +140,25 @@ def test_app_factory_keeps_apps_apart(app: Flask) -> None:
     other = create_app()
     assert other.config["SESSION"] is not app.config["SESSION"]
     assert other.config["PIN"] != "" and other.config["SECRET_KEY"] != app.config["SECRET_KEY"]
+
+
+def test_every_message_exists_in_every_language() -> None:
+    from webui.i18n import MESSAGES
+
+    assert MESSAGES["es"].keys() == MESSAGES["en"].keys()
+    assert all(MESSAGES["es"][key] != MESSAGES["en"][key] for key in ("scoreboard", "trump", "camera_lost"))
+
+
+def test_a_flags_snapshot_is_served_only_while_it_awaits(
+    client: FlaskClient, session: LiveSession, full_record: GameRecord, tmp_path: Path
+) -> None:
+    snapshot = tmp_path / "doubt.jpg"
+    snapshot.write_bytes(b"\xff\xd8 doubt \xff\xd9")
+    event = full_record.events[len(session.view().record.events)]
+    session.apply(lambda game: game.apply(event), doubt="low confidence", snapshot=snapshot)
+    flag = session.view().flags[0]
+    assert f"/corrections/flag/{flag.id}.jpg" in client.get("/corrections").get_data(as_text=True)
+    with client.get(f"/corrections/flag/{flag.id}.jpg") as image:
+        assert image.data == snapshot.read_bytes()
+    session.resolve(flag.id)
+    assert client.get(f"/corrections/flag/{flag.id}.jpg").status_code == 404
