@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy import Connection, CursorResult, Engine, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -115,11 +115,7 @@ class Store:
         with self.engine.begin() as connection:
             if connection.scalar(select(schema.teams.c.id).where(schema.teams.c.name == name)):
                 raise IllegalAction(f"team {name!r} already exists")
-            team_id = int(
-                connection.execute(
-                    insert(schema.teams).values(name=name, created_at=_now())
-                ).inserted_primary_key[0]
-            )
+            team_id = _new_id(connection.execute(insert(schema.teams).values(name=name, created_at=_now())))
             connection.execute(
                 insert(schema.team_members),
                 [
@@ -165,7 +161,7 @@ class Store:
             result = connection.execute(
                 insert(schema.matches).values(header=header, tournament_id=tournament_id, created_at=_now())
             )
-            return int(result.inserted_primary_key[0])
+            return _new_id(result)
 
     def match_record(self, match_id: int) -> dict[str, Any]:
         """The match as a ``brisca-match/1`` record with its stored games, in order."""
@@ -309,9 +305,7 @@ class Store:
         }
         try:
             with self.engine.begin() as connection:
-                values["id"] = connection.execute(
-                    insert(schema.evidence).values(values)
-                ).inserted_primary_key[0]
+                values["id"] = _new_id(connection.execute(insert(schema.evidence).values(values)))
         except IntegrityError:  # the same snapshot again
             with self.engine.connect() as connection:
                 values["id"] = connection.scalar(
@@ -344,7 +338,7 @@ class Store:
                         name=name, format=kind, document=dict(document), created_at=_now(), updated_at=_now()
                     )
                 )
-                return int(result.inserted_primary_key[0])
+                return _new_id(result)
             connection.execute(
                 update(table)
                 .where(table.c.id == existing)
@@ -411,6 +405,13 @@ class Store:
             ]
 
 
+def _new_id(result: CursorResult[Any]) -> int:
+    """The primary key of the row an insert just made."""
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
 def _checked_status(status: str) -> str:
     if status not in GAME_STATUSES:
         raise MalformedInput(f"unknown game status {status!r}: expected one of {', '.join(GAME_STATUSES)}")
@@ -425,13 +426,14 @@ def _player_id(connection: Connection, name: str) -> int:
     query = select(schema.players.c.id).where(schema.players.c.name == name)
     found = connection.scalar(query)
     if found is None:
-        upsert = {"sqlite": sqlite_insert, "postgresql": postgresql_insert}[connection.dialect.name]
+        upsert = postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
         connection.execute(
             upsert(schema.players)
             .values(name=name, created_at=_now())
             .on_conflict_do_nothing(index_elements=["name"])
         )
         found = connection.scalar(query)
+    assert found is not None
     return int(found)
 
 
@@ -442,7 +444,7 @@ def _insert_game(connection: Connection, header: dict[str, Any], match_id: int |
     result = connection.execute(
         insert(schema.games).values(match_id=match_id, header=header, status=status, created_at=_now())
     )
-    game_id = int(result.inserted_primary_key[0])
+    game_id = _new_id(result)
     seats = [
         {"game_id": game_id, "seat": seat, "player_id": _player_id(connection, name)}
         for seat, name in enumerate(players)

@@ -32,7 +32,7 @@ def new_tournament(
         raise MalformedInput(f"a match needs a target of at least 1 game, got {target}")
     if swiss_rounds is not None and swiss_rounds < 1:
         raise MalformedInput(f"a Swiss tournament needs at least 1 round, got {swiss_rounds}")
-    fmt: Format = format  # type: ignore[assignment]
+    fmt: Format = format
     tournament = Tournament(name.strip(), fmt, (), double, swiss_rounds, rules, target)
     for entrant in entrants:
         tournament = add_entrant(tournament, entrant)
