@@ -15,7 +15,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Generate seeded random games, then time how fast the engine replays and scores them "
         "on one core (the process is pinned to one CPU where the system allows it).",
     )
-    parser.add_argument("target", choices=["engine"], help="what to measure")
+    parser.add_argument("target", choices=["engine", "store"], help="what to measure")
+    parser.add_argument("--db", action="append", help="store: database URL (repeat; default: temp SQLite)")
+    parser.add_argument("--events", type=int, default=2000, help="store: events to append (default 2000)")
+    parser.add_argument("--writers", type=int, default=1, help="store: tables writing at once (default 1)")
     parser.add_argument("--rules", default="brisca-2", help="rules preset of the games (default brisca-2)")
     parser.add_argument("--games", type=int, default=2000, help="games to score (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
@@ -28,6 +31,10 @@ def _rate(count: int, seconds: float) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.target == "store":
+        from companion.store.bench import run_bench
+
+        return run_bench(args.db, args.events, args.writers, args.json)
     from tqdm import tqdm
 
     from companion.engine import random_game, score
