@@ -2,6 +2,7 @@ import json
 
 import pytest
 
+from companion.cli import main
 from companion.errors import MalformedInput
 from companion.store.bench import bench_store, run_bench
 
@@ -15,7 +16,7 @@ def test_the_benchmark_stores_every_event_it_counts(store):
 
 
 def test_the_store_target_prints_one_line_per_database(db_url, capsys):
-    assert run_bench([db_url], 20, 1, as_json=True) == 0
+    assert main(["bench", "store", "--events", "20", "--db", db_url, "--json"]) == 0
     (line,) = capsys.readouterr().out.splitlines()
     assert json.loads(line)["events"] == 20
     with pytest.raises(MalformedInput, match="0"):
