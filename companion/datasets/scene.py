@@ -31,8 +31,8 @@ CLASS_NAMES = ("card", "back")
 
 FRAME_SIZES = ((640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 960), (1600, 900), (1920, 1080))
 MAX_TILT = np.radians(35)
-MIN_VISIBLE = 0.3
-"""A card is labelled when at least this fraction of it is visible."""
+MIN_VISIBLE = 0.25
+"""A card is labelled when at least this fraction of it is in view (not hidden or off the frame)."""
 
 
 @dataclass(frozen=True)
@@ -98,10 +98,11 @@ class _Layout:
     def stock_with_trump(self, centre: np.ndarray) -> None:
         angle = self.rng.uniform(0, 2 * np.pi)
         along = np.array([np.cos(angle), np.sin(angle)])
-        exposed = self.rng.uniform(0.25, 0.6)
-        shift = along * self.unit * (0.78 - 0.5 + exposed)
+        exposed = self.rng.uniform(0.3, 0.65)  # fraction of the trump's length out from under the stock
+        aspect = 1.56
+        shift = along * self.unit * (exposed * aspect - (aspect - 1) / 2)
         self.card(centre + shift, angle, face_up=True, tags=("trump",))
-        self.stack(centre, angle + np.pi / 2 + self.rng.normal(0, 0.08), int(self.rng.integers(1, 16)), 0.5)
+        self.stack(centre, angle + np.pi / 2 + self.rng.normal(0, 0.08), int(self.rng.integers(1, 16)), 0.3)
 
     def trick(self, centre: np.ndarray, count: int) -> None:
         base = self.rng.uniform(0, 2 * np.pi)

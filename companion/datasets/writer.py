@@ -116,7 +116,7 @@ where it is partly hidden. `tags.json` tags each label line: `trump` (face up un
 - Cards: artwork of the styles above with rounded corners, paper tint, visible cardboard edge,
   drop shadow along one light direction; backs from the decks or invented (checks, stripes,
   diamonds, lattice, with or without an oval emblem).
-- Layout: the stock (1-15 backs) crosswise over the face-up trump card (25-60% of it out);
+- Layout: the stock (1-15 backs) crosswise over the face-up trump card (30-65% of its length out);
   0-4 trick cards overlapping; 0-3 messy stacks of backs; loose cards; sometimes a spread of
   cards; sometimes a phone, note, coaster or coins.
 - Hands: 0-2 hands (palm, four fingers, thumb, arm, sleeve) about three card widths long,
