@@ -15,6 +15,7 @@ False
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -24,7 +25,7 @@ from companion.engine.record import GameRecord
 from companion.engine.replay import replay
 from companion.engine.rules import Rules
 from companion.engine.state import GameState
-from companion.errors import IllegalAction
+from companion.errors import IllegalAction, MalformedInput
 
 CardLike = Card | str
 
@@ -140,6 +141,10 @@ class Game:
 
     def amend(self, ref: int, **fields: Any) -> Event:
         """Correct event ``ref``: ``amend(3, card="5C")``; the log keeps both."""
+        amendable = {field.name for field in dataclasses.fields(Event)} - {"type", "ref"}
+        unknown = set(fields) - amendable
+        if unknown:
+            raise MalformedInput(f"an amendment changes the fields of an event, not {sorted(unknown)}")
         if "card" in fields:
             fields["card"] = _card(fields["card"])
         if "cards" in fields:

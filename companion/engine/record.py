@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from companion.engine.events import Event, event_from_dict
 from companion.engine.rules import Rules, rules_for
-from companion.errors import MalformedInput
+from companion.errors import MalformedInput, MissingResource
 
 GAME_FORMAT: Final = "brisca-record/1"
 MATCH_FORMAT: Final = "brisca-match/1"
@@ -164,11 +164,13 @@ def record_from_dict(data: object) -> GameRecord | MatchRecord:
 
 
 def load_record(path: str | Path) -> GameRecord | MatchRecord:
-    """Read a record file; raises MalformedInput for bad JSON or a bad record."""
+    """Read a record file; raises MissingResource if absent, MalformedInput for a bad one."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise MalformedInput(f"{path}: not JSON: {error}") from None
+    except FileNotFoundError:
+        raise MissingResource(f"no record file at {path}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise MalformedInput(f"{path}: cannot read: {error}") from None
     return record_from_dict(data)

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.engine import Game, replay
-from companion.errors import IllegalAction
+from companion.errors import IllegalAction, MalformedInput
 
 
 @pytest.fixture
@@ -50,6 +50,8 @@ def test_corrections_append_and_undo_voids_the_latest(game):
     assert replay(game.record) == game.state
     with pytest.raises(IllegalAction, match="event 9"):
         game.void(9)
+    with pytest.raises(MalformedInput, match="colour"):
+        game.amend(1, colour="red")
 
 
 def test_a_stored_game_continues():

@@ -6,7 +6,7 @@ import pytest
 
 from companion.engine import GameRecord, event_from_dict, load_record, random_game, record_from_dict
 from companion.engine.record import SCHEMA_PATH
-from companion.errors import MalformedInput, UnknownName
+from companion.errors import MalformedInput, MissingResource, UnknownName
 
 from .helpers import record_dict
 
@@ -79,3 +79,8 @@ def test_load_record_refuses_what_is_not_a_record(tmp_path, text, words):
     path.write_text(text)
     with pytest.raises(MalformedInput, match=words):
         load_record(path)
+
+
+def test_a_missing_file_is_a_missing_resource(tmp_path):
+    with pytest.raises(MissingResource, match="no record file"):
+        load_record(tmp_path / "absent.json")
