@@ -91,17 +91,19 @@ def main(argv: list[str] | None = None) -> int:
     from companion.engine import random_game
     from companion.session import LiveSession
     from webui import create_app
-    from webui.server import make_server
+    from webui.server import Background, make_server
 
     record = random_game("brisca-2", seed=args.seed, players=["Ana", "Luis"])
     session = LiveSession()
-    server = make_server(create_app({"SESSION": session}), "127.0.0.1", 0, viewers=args.clients + 2)
-    threading.Thread(target=server.run, daemon=True).start()
+    app = create_app({"SESSION": session, "SSE_HEARTBEAT_S": 1.0})
+    server = Background(make_server(app, "127.0.0.1", 0, args.clients + 2))
     quiet = run_phase(session, record, args.interval)
 
     context = mp.get_context("spawn")
     stop, ready, results = context.Event(), context.Semaphore(0), context.Queue()
-    watcher = context.Process(target=watch, args=(server.effective_port, args.clients, stop, ready, results))
+    watcher = context.Process(
+        target=watch, args=(server.server.effective_port, args.clients, stop, ready, results)
+    )
     watcher.start()
     for _ in range(args.clients):
         ready.acquire(timeout=30)
@@ -112,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     stop.set()
     seen = results.get(timeout=30)
     watcher.join(timeout=10)
-    server.close()
+    server.stop()
 
     delays = [
         (arrived - watched["applied"][revision]) * 1000

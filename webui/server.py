@@ -9,6 +9,7 @@ Waitress flushes every chunk as it is written (``send_bytes=1``), which SSE need
 from __future__ import annotations
 
 import socket
+import threading
 from typing import Any
 
 from flask import Flask
@@ -31,6 +32,27 @@ def make_server(app: Flask, host: str, port: int, viewers: int) -> Any:
         connection_limit=viewers + 4 * PAGE_THREADS,
         ident="brisca-companion",
     )
+
+
+class Background:
+    """A server running on its own thread (beside a pipeline, or in tests) until :meth:`stop`."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.url = f"http://{server.effective_host}:{server.effective_port}"
+        self._thread = threading.Thread(target=server.run, name="waitress", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Close the listening socket and every connection from the server's own loop thread
+        (closing them from here would race its ``select``), then let the workers go."""
+        self.server.trigger.pull_trigger(self._close_all)
+        self._thread.join(timeout)
+        self.server.task_dispatcher.shutdown(timeout=timeout)
+
+    def _close_all(self) -> None:
+        for dispatcher in list(self.server._map.values()):  # waitress keeps its sockets there
+            dispatcher.close()
 
 
 def lan_address() -> str:

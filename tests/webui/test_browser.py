@@ -8,7 +8,6 @@ scoreboard and of the dispute view are kept in ``docs/screenshots/``.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from companion.engine import GameRecord, replay
 from companion.session import CameraStatus, Evidence, LiveSession
 from webui import create_app
 from webui.i18n import card_name
-from webui.server import make_server
+from webui.server import Background, make_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -58,18 +57,16 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def serve(session: LiveSession) -> Iterator[Callable[..., str]]:
     """Start the app on a free port with extra config; returns its base URL."""
-    servers: list[Any] = []
+    servers: list[Background] = []
 
     def start(**config: Any) -> str:
-        app = create_app({"SESSION": session, "PIN": PIN, **config})
-        server = make_server(app, "127.0.0.1", 0, viewers=8)
-        threading.Thread(target=server.run, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.effective_port}"
+        app = create_app({"SESSION": session, "PIN": PIN, "SSE_HEARTBEAT_S": 0.2, **config})
+        servers.append(Background(make_server(app, "127.0.0.1", 0, viewers=8)))
+        return servers[-1].url
 
     yield start
     for server in servers:
-        server.close()
+        server.stop()
 
 
 @pytest.fixture
