@@ -97,7 +97,7 @@ class _Layout:
 
     def stock_with_trump(self, centre: np.ndarray) -> None:
         angle = self.rng.uniform(0, 2 * np.pi)
-        along = np.array([np.cos(angle), np.sin(angle)])
+        along = np.array([-np.sin(angle), np.cos(angle)])  # the trump card's long axis
         exposed = self.rng.uniform(0.3, 0.65)  # fraction of the trump's length out from under the stock
         aspect = 1.56
         shift = along * self.unit * (exposed * aspect - (aspect - 1) / 2)
