@@ -122,17 +122,47 @@ class Game:
     def swap(self, seat: int, card: CardLike) -> Event:
         return self.apply(Event("swap", seat=seat, card=_card(card)))
 
+    def check_arrastre(self, seat: int) -> None:
+        self.check(Event("arrastre", seat=seat))
+
+    def can_arrastre(self, seat: int) -> bool:
+        return self.can(Event("arrastre", seat=seat))
+
     def arrastre(self, seat: int) -> Event:
         return self.apply(Event("arrastre", seat=seat))
+
+    def check_claim(self, seat: int, cards: Iterable[CardLike]) -> None:
+        self.check(Event("claim", seat=seat, cards=_cards(cards)))
+
+    def can_claim(self, seat: int, cards: Iterable[CardLike]) -> bool:
+        return self.can(Event("claim", seat=seat, cards=_cards(cards)))
 
     def claim(self, seat: int, cards: Iterable[CardLike]) -> Event:
         return self.apply(Event("claim", seat=seat, cards=_cards(cards)))
 
+    def check_declare(self, seat: int, cards: Iterable[CardLike]) -> None:
+        self.check(Event("declare", seat=seat, cards=_cards(cards)))
+
+    def can_declare(self, seat: int, cards: Iterable[CardLike]) -> bool:
+        return self.can(Event("declare", seat=seat, cards=_cards(cards)))
+
     def declare(self, seat: int, cards: Iterable[CardLike]) -> Event:
         return self.apply(Event("declare", seat=seat, cards=_cards(cards)))
 
+    def check_redeal(self, seat: int, cards: Iterable[CardLike]) -> None:
+        self.check(Event("redeal", seat=seat, cards=_cards(cards)))
+
+    def can_redeal(self, seat: int, cards: Iterable[CardLike]) -> bool:
+        return self.can(Event("redeal", seat=seat, cards=_cards(cards)))
+
     def redeal(self, seat: int, cards: Iterable[CardLike]) -> Event:
         return self.apply(Event("redeal", seat=seat, cards=_cards(cards)))
+
+    def check_show_hand(self, seat: int, cards: Iterable[CardLike]) -> None:
+        self.check(Event("hand", seat=seat, cards=_cards(cards)))
+
+    def can_show_hand(self, seat: int, cards: Iterable[CardLike]) -> bool:
+        return self.can(Event("hand", seat=seat, cards=_cards(cards)))
 
     def show_hand(self, seat: int, cards: Iterable[CardLike]) -> Event:
         return self.apply(Event("hand", seat=seat, cards=_cards(cards)))

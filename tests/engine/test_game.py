@@ -59,3 +59,20 @@ def test_a_stored_game_continues():
     game.turn_trump("1B")
     again = Game.from_record(game.record)
     assert again.play(0, "2B").seat == 0 and again.state.current
+
+
+def test_declarations_check_before_they_append():
+    game = Game({"preset": "brisca-2", "options": {"mano_negra": "any", "virar": True, "arrastre": True}})
+    game.turn_trump("5O")
+    assert game.can_redeal(0, ["4C", "5E", "6C"]) and not game.can_redeal(0, ["1C", "5E", "6C"])
+    assert not game.can_claim(0, ["1O", "3O", "12O"])  # cards are still being drawn
+    assert game.can_arrastre(0) and not game.can_arrastre(1)
+    with pytest.raises(IllegalAction, match="not mano negra"):
+        game.check_declare(1, ["1O", "3O", "11O"])
+    game.declare(1, ["1O", "3O", "12O"])
+    assert game.state.winners == (1,) and game.state.ended_by == "mano-negra"
+    open_game = Game("brisca-descubierta")
+    open_game.turn_trump("5O")
+    assert open_game.can_show_hand(0, ["1C", "2C", "3C"]) and not open_game.can_show_hand(0, ["1C", "5O"])
+    open_game.show_hand(0, ["1C", "2C", "3C"])
+    assert not open_game.can_play(0, "4C") and open_game.can_play(0, "2C")
