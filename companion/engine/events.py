@@ -90,7 +90,7 @@ def _rank(data: Mapping[str, Any]) -> Rank | None:
     value = data.get("rank")
     if value is None:
         return None
-    if isinstance(value, bool) or value not in iter(Rank):
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 12:
         raise MalformedInput(f"event field 'rank' must be a rank 1-12, not {value!r}")
     return Rank(value)
 
@@ -131,5 +131,5 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         confidence=_number(data, "confidence"),
         rank=_rank(data),
         points=_int(data, "points"),
-        suit=Suit.parse(data["suit"]) if isinstance(data.get("suit"), str) else None,
+        suit=Suit.parse(str(data["suit"])) if data.get("suit") is not None else None,
     )

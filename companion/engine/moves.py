@@ -9,6 +9,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Final
 
 from companion.cards import Card, Rank, Suit
+from companion.engine.families import tute
 from companion.engine.rules import Rules
 
 #: Face-up cards the 7 of trumps may take (8 and 9 only exist in the 48-card deck).
@@ -33,13 +34,16 @@ def revoke_cards(
     """The cards among ``others`` whose holding makes playing ``card`` onto ``trick`` a revoke.
 
     Under arrastre a follower owes its best card (trumps first); under the
-    follow-suit rule it owes the suit led, else a trump. The leader owes nothing.
+    follow-suit rule it owes the suit led, else a trump, and with ``must_beat``
+    the obligations of tute (:mod:`companion.engine.families.tute`). The leader owes nothing.
     """
     if not trick:
         return frozenset()
     if arrastre:
         key = arrastre_key(card, trump)
         return frozenset(other for other in others if arrastre_key(other, trump) > key)
+    if rules.follow_suit and rules.must_beat:
+        return tute.owed(trick, card, trump, others)
     if rules.follow_suit:
         led = trick[0].suit
         if card.suit == led:

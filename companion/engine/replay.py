@@ -48,7 +48,7 @@ def effective_log(events: Sequence[Event]) -> tuple[list[Event | None], list[Iss
 def _amended(target: Event, amend: Event) -> Event:
     changes = {
         key: getattr(amend, key)
-        for key in ("seat", "card", "cards", "t", "source", "confidence")
+        for key in ("seat", "card", "cards", "t", "source", "confidence", "rank", "points", "suit")
         if getattr(amend, key) is not None
     }
     return replace(target, **changes)

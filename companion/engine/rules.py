@@ -125,14 +125,23 @@ PRESETS: Final[dict[str, Rules]] = {
         replace(_NO_SWAPS, name="chiamata-5", seats=5, players=5, hand_size=8, auction="chiamata"),
         replace(_BASE, name="chile-4", seats=4, players=4, hand_size=5, follow_suit=True, must_beat=True),
         replace(
-            _NO_SWAPS, name="chile-remate-3", seats=3, players=3, deck=32, hand_size=10, talon=2, auction="remate"
+            _NO_SWAPS,
+            name="chile-remate-3",
+            seats=3,
+            players=3,
+            deck=32,
+            hand_size=10,
+            talon=2,
+            auction="remate",
         ),
     )
 }
 
 #: Options a record may set on top of a preset.
 OPTIONS: Final[frozenset[str]] = frozenset(
-    f.name for f in fields(Rules) if f.name not in ("name", "seats", "players", "hand_size", "auction", "talon")
+    f.name
+    for f in fields(Rules)
+    if f.name not in ("name", "seats", "players", "hand_size", "auction", "talon")
 )
 
 
@@ -173,6 +182,8 @@ def rules_for(spec: str | Mapping[str, Any] | Rules) -> Rules:
         raise MalformedInput(f"a {rules.deck}-card deck cannot be dealt evenly to {rules.seats} seats")
     if (rules.buia or rules.a_punti) and rules.auction != "chiamata":
         raise MalformedInput(f"buia and a_punti are options of chiamata-5, not of {rules.name}")
+    if rules.auction != "none" and rules.trump_suit is not None:
+        raise MalformedInput(f"in {rules.name} the trump suit is called: no trump_suit option")
     if rules.buia and rules.a_punti:
         raise MalformedInput("chiamata buia and chiamata a punti cannot be combined")
     return rules

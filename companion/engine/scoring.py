@@ -44,6 +44,7 @@ def game_result(state: GameState) -> dict[str, Any]:
         "ended_by": state.ended_by,
         "valid": state.valid,
         "issues": _issues(state.issues),
+        **({"contract": state.contract.to_dict()} if state.contract is not None else {}),
     }
 
 
@@ -97,6 +98,8 @@ def game_text(result: dict[str, Any]) -> str:
         lines.append(
             "Sides: " + ", ".join(f"{_side_name(result, k)} {p}" for k, p in enumerate(result["team_points"]))
         )
+    if "contract" in result:
+        lines.extend(contract_lines(result))
     if not result["complete"]:
         lines.append("Game not finished.")
     elif result["winners"]:
@@ -105,6 +108,33 @@ def game_text(result: dict[str, Any]) -> str:
     else:
         lines.append("Draw.")
     return "\n".join(lines + _issue_lines(result))
+
+
+def contract_lines(result: dict[str, Any]) -> list[str]:
+    """What the bidding settled, for a person."""
+    contract = result["contract"]
+    declarer = contract["declarer"]
+    if declarer is None:
+        return ["Contract: everybody passed."]
+    what = "solo" if contract["solo"] else contract["bid"] or "no bid"
+    lines = [f"Contract: {_seat_name(result, declarer)}, {what}, target {contract['target']}"]
+    if contract["multiplier"] > 1:
+        lines[0] += f" (stakes x{contract['multiplier']})"
+    if contract["called"]:
+        partner = contract["partner"]
+        holder = "not shown yet" if partner is None else _seat_name(result, partner)
+        lines.append(f"Called {contract['called']}: partner {holder}")
+    if contract["talon"]:
+        lines.append(
+            f"Talon {' '.join(contract['talon'])}; discarded {' '.join(contract['discards']) or '-'}"
+        )
+    if contract["declared"] is not None:
+        lines.append(f"The 40 declared by {_seat_name(result, contract['declared'])}")
+    if contract["made"] is not None:
+        verdict = "made" if contract["made"] else "lost"
+        scores = ", ".join(f"{_seat_name(result, s)} {p:+d}" for s, p in enumerate(contract["scores"]))
+        lines.append(f"Contract {verdict} with {contract['side_points']} points. Scores: {scores}")
+    return lines
 
 
 def _issue_lines(result: dict[str, Any]) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Any
 from companion.cards import Card, Rank, deck
 from companion.engine import moves
 from companion.engine.events import Event
+from companion.engine.families import simulate as families
 from companion.engine.match import game_rules, replay_match
 from companion.engine.record import GameRecord, MatchRecord, MatchRules
 from companion.engine.rules import Rules, rules_for
@@ -55,7 +56,7 @@ class _Simulation:
         self.rng.shuffle(cards)
         self.hands = [cards[seat * size : (seat + 1) * size] for seat in range(rules.seats)]
         self.stock = cards[rules.seats * size :]
-        if rules.trump_suit is None:
+        if rules.trump_suit is None and rules.auction == "none":
             self.emit(Event("trump", card=self.stock[-1]))
 
     def show_hands(self) -> None:
@@ -142,9 +143,13 @@ class _Simulation:
             redeals += 1
             self.deal()
         self.show_hands()
+        if self.table.family is not None:
+            families.bid(self)
         while not self.table.complete:
             self.maybe_declare()
             self.maybe_claim()
+            if self.table.family is not None:
+                families.before_play(self)
             seat = self.table.to_play
             if seat is None:
                 break

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.cards import Card, Suit
+from companion.engine.families.contract import Contract
 from companion.engine.rules import Rules
 
 
@@ -63,6 +64,7 @@ class GameState:
     unseen: frozenset[Card]
     played: frozenset[Card]
     swaps: tuple[Swap, ...]
+    contract: Contract | None = None  # the bidding families: what was bid, with whom, the scores
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:

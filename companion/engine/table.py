@@ -14,6 +14,7 @@ from typing import Final
 from companion.cards import Card, Rank, Suit, deck, trick_winner
 from companion.engine import moves
 from companion.engine.events import Event
+from companion.engine.families.registry import family_for
 from companion.engine.outcome import side_totals, winners
 from companion.engine.rules import Rules
 from companion.engine.state import GameState, Issue, Swap, Trick
@@ -49,7 +50,7 @@ class Table:
         self.trump_card: Card | None = None
         self.trump_suit: Suit | None = self.rules.trump_suit
         self.face_up: Card | None = None
-        self.stock = self.rules.deck - seats * self.rules.hand_size
+        self.stock = self.rules.deck - self.rules.talon - seats * self.rules.hand_size
         self.tricks: list[Trick] = []
         self.plays: list[tuple[int, Card]] = []
         self.leader = self.first
@@ -68,6 +69,7 @@ class Table:
         self.ended_by: str | None = None
         self.decided: int | None = None
         self.loser: int | None = None
+        self.family = family_for(self.rules, self.first)  # the bidding, when the rules have one
 
     @property
     def played(self) -> frozenset[Card]:
@@ -79,9 +81,15 @@ class Table:
 
     @property
     def to_play(self) -> int | None:
-        if self.complete or self.trump_suit is None:
+        if self.complete or self.waiting_for() is not None:
             return None
         return (self.leader + len(self.plays)) % self.rules.seats
+
+    def waiting_for(self) -> tuple[str, str] | None:
+        """What must happen before a card is played, as an issue code and words; None when play is open."""
+        if self.family is not None:
+            return self.family.waiting_for(self)
+        return None if self.trump_suit is not None else ("no-trump", "the trump card was turned up")
 
     def issue(self, event: int | None, code: str, message: str) -> None:
         self.issues.append(Issue(event, code, message))
@@ -96,7 +104,10 @@ class Table:
             return
         if event.type != "swap":
             self.settle_last_draw()
-        HANDLERS[event.type](self, index, event)
+        handler = self.family.handlers.get(event.type) if self.family is not None else None
+        (handler or HANDLERS.get(event.type, _not_in_rules))(self, index, event)
+        if self.family is not None:
+            self.family.observe(self, index, event)
 
     def settle_last_draw(self) -> None:
         """The last drawer takes the face-up card once the next trick begins."""
@@ -111,6 +122,15 @@ class Table:
         self.owed[seat] = [
             (ref, played, owed - {card}, epoch) for ref, played, owed, epoch in self.owed[seat]
         ]
+
+    def card_problem(self, seat: int, card: Card) -> str | None:
+        """Why ``seat`` cannot be holding ``card`` now (None when it may)."""
+        return _card_problem(self, seat, card, in_hand=False)
+
+    def set_aside(self, seat: int, cards: Sequence[Card]) -> None:
+        """``seat`` puts ``cards`` out of play, face down in its scoring pile (a remate discard)."""
+        self.unplayed.difference_update(cards)
+        self.known[seat].difference_update(cards)
 
     def holder(self, card: Card) -> int | None:
         """The seat known to hold ``card``, if any."""
@@ -168,11 +188,19 @@ class Table:
             if missing:
                 names = " ".join(sorted(map(str, missing)))
                 issues.append(Issue(None, "cards-missing", f"cards never played: {names}"))
-            if sum(self.points) != 120:
-                issues.append(Issue(None, "points-total", f"points add up to {sum(self.points)}, not 120"))
+            total = self.family.total_points() if self.family is not None else 120
+            if sum(self.points) != total:
+                issues.append(
+                    Issue(None, "points-total", f"points add up to {sum(self.points)}, not {total}")
+                )
+            if self.family is not None:
+                issues.extend(self.family.end_issues(self))
         rules = self.rules
         last = self.tricks[-1].winner if self.tricks else None
         won = winners(rules, self.points, self.cards_won, last, self.decided, self.loser) if complete else ()
+        contract = self.family.contract(self) if self.family is not None else None
+        if contract is not None:
+            won = contract.winners(rules.seats)
         return GameState(
             rules=rules,
             players=self.players,
@@ -194,6 +222,7 @@ class Table:
             unseen=frozenset(self.unplayed - self.shown),
             played=self.played,
             swaps=tuple(self.swaps),
+            contract=contract,
         )
 
 
@@ -235,9 +264,10 @@ def _play(table: Table, index: int, event: Event) -> None:
     seat, card, rules = event.seat, event.card, table.rules
     assert seat is not None and card is not None
     trump = table.trump_suit
-    if trump is None:
-        table.issue(index, "no-trump", f"{card} played before the trump card was turned up")
-    if seat != table.to_play and trump is not None:
+    waiting = table.waiting_for()
+    if waiting is not None:
+        table.issue(index, waiting[0], f"{card} played before {waiting[1]}")
+    if seat != table.to_play and waiting is None:
         table.issue(index, "out-of-turn", f"seat {seat} played {card}, but seat {table.to_play} was to play")
     problem = _card_problem(table, seat, card)
     if problem:
@@ -397,7 +427,15 @@ def _hand(table: Table, index: int, event: Event) -> None:
     table.shown |= cards
 
 
-#: One handler per event type: ``handler(table, index, event)``.
+def _not_in_rules(table: Table, index: int, event: Event) -> None:
+    table.issue(
+        index,
+        "not-in-rules",
+        f"{event.type} events belong to the bidding families, not to {table.rules.name}",
+    )
+
+
+#: One handler per event type: ``handler(table, index, event)``; a bidding family handles its own first.
 HANDLERS: Final[dict[str, Callable[[Table, int, Event], None]]] = {
     "trump": _trump,
     "play": _play,
