@@ -207,3 +207,37 @@ def test_a_fixed_trump_suit_has_no_trump_card():
     state = replay(record(opts(trump_suit="C"), "0 1O; 1 2C"))
     assert state.tricks[0].winner == 1 and state.trump_card is None and state.valid
     assert codes(replay(record(opts(trump_suit="C"), "trump 4O"))) == [(0, "fixed-trump")]
+
+
+def test_an_arrastre_revoke_is_proven_when_the_better_card_appears():
+    rules = rules_for(opts(arrastre=True))
+    for seed in range(400):
+        game = random_game("brisca-2", seed)
+        state = replay(game)
+        ace = Card(Rank.AS, state.trump_suit)
+        leader = state.tricks[18].leader
+        hands = {seat: [c for t in state.tricks[18:] for s, c in t.plays if s == seat] for seat in (0, 1)}
+        if ace not in hands[leader]:
+            continue
+        worse, better = sorted(hands[1 - leader], key=lambda c: (c.suit == state.trump_suit, c.strength))
+        if (worse.suit == state.trump_suit, worse.strength) == (
+            better.suit == state.trump_suit,
+            better.strength,
+        ):
+            continue
+        other = next(card for card in hands[leader] if card != ace)
+        prefix = upto_trick(game, 18).events
+        follower = 1 - leader
+        events = (
+            *prefix,
+            Event("arrastre", seat=leader),
+            Event("play", seat=leader, card=ace),
+            Event("play", seat=follower, card=worse),  # the As wins: the leader leads again
+            Event("play", seat=leader, card=other),
+            Event("play", seat=follower, card=better),
+        )
+        issues = replay(GameRecord(rules, game.players, game.first, events)).issues
+        if issues and f"(played at event {len(prefix) + 4})" in issues[0].message:
+            assert [(i.event, i.code) for i in issues] == [(len(prefix) + 2, "revoke")]
+            return
+    pytest.fail("no game among the seeds could be turned into a provable arrastre revoke")
