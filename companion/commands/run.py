@@ -17,9 +17,10 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--vision",
-        choices=("detector", "changes", "both"),
-        default="both",
-        help="card proposals from the learned detector, the change-based proposer, or both (default)",
+        choices=("auto", "detector", "changes", "both"),
+        default="auto",
+        help="card proposals from the learned detector, the change-based proposer, or both "
+        "(auto, the default: both when the detector is shipped, else changes)",
     )
 
 

@@ -27,8 +27,6 @@ class TrackConfig:
 class RecogniseConfig:
     """How table changes and the rules become game events."""
 
-    trump_radius: float = 60.0  # a card this close to the trump spot is the trump card
-    stock_radius: float = 60.0  # face-down cards this close to the stock are the stock
     sure: float = 0.6  # a consistent reading at least this probable is taken at once
     margin: float = 0.25  # ... if it leads the next consistent card by this much
     min_mass: float = 0.2  # below this, vision is sure of a card the rules exclude: doubtful

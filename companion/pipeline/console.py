@@ -136,7 +136,8 @@ def play_outcome(options: WatchOptions, args: argparse.Namespace) -> Outcome:
     finally:
         stop()
     if args.json:
-        result = {"games": [r.to_dict() for r in outcome.records], "stats": outcome.stats.to_dict()}
+        stats = {**outcome.stats.to_dict(), "vision": outcome.vision}
+        result = {"games": [r.to_dict() for r in outcome.records], "stats": stats}
         print(json.dumps(result))
     else:
         for line in result_lines(outcome):
@@ -144,7 +145,7 @@ def play_outcome(options: WatchOptions, args: argparse.Namespace) -> Outcome:
         stats = outcome.stats.to_dict()
         print(
             f"{stats['frames_processed']} of {stats['frames_offered']} frames processed, "
-            f"{stats['ms_per_frame']} ms each; {stats['speed']}x real time",
+            f"{stats['ms_per_frame']} ms each; {stats['speed']}x real time; vision: {outcome.vision}",
             file=sys.stderr,
         )
     return outcome

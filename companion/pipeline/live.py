@@ -49,7 +49,7 @@ class WatchOptions:
     record: Path | None = None
     evidence: Path | None = None
     mode: str = "latest"  # capture mode: latest (live), realtime, fast
-    vision: str = "both"
+    vision: str = "auto"
     first: int = 0
     config: PipelineConfig = field(default_factory=PipelineConfig)
 
@@ -61,6 +61,7 @@ class Outcome:
     records: list[GameRecord]
     stats: Stats
     profile: TableProfile
+    vision: str  # where card proposals came from: detector, changes or both
 
 
 class RecordWriter:
@@ -146,14 +147,14 @@ def watch(
     with Capture(options.source, options.mode, on_status=camera_changed) as capture:
         frames = capture.frames(timeout=1.0)
         profile, first = find_table(frames, options, len(options.players))
-        see = make_see(options.vision, options.deck, profile, first.image)
+        see, vision = make_see(options.vision, options.deck, profile, first.image)
         evidence = options.evidence
         if evidence is None and options.record is not None:
             evidence = options.record.with_name(f"{options.record.stem}-evidence")
         publish = _publisher(session, publish_every_s) if serve is not None else None
         pipeline = Pipeline(see, profile, session, options.config, evidence, publish)
         stats = run_loop(_chain(first, frames), pipeline, on_events)
-    return Outcome(writer.games, stats, profile)
+    return Outcome(writer.games, stats, profile, vision)
 
 
 def _chain(first: Frame, rest: Iterator[Frame]) -> Iterator[Frame]:

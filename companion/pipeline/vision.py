@@ -13,8 +13,8 @@ from companion.pipeline.runner import See
 from companion.table.profile import TableProfile
 from companion.vision.readings import Reading
 
-#: Where card proposals come from.
-SOURCES: Final = ("detector", "changes", "both")
+#: Where card proposals come from; ``auto`` is ``both`` when the detector is shipped, else ``changes``.
+SOURCES: Final = ("auto", "detector", "changes", "both")
 
 
 def merged(first: Sequence[Reading], second: Sequence[Reading], min_distance: float) -> list[Reading]:
@@ -29,8 +29,10 @@ def merged(first: Sequence[Reading], second: Sequence[Reading], min_distance: fl
     return [*first, *extra]
 
 
-def make_see(source: str, deck: str, profile: TableProfile, empty_table: np.ndarray | None = None) -> See:
-    """Vision for the pipeline: frame -> named readings (image px).
+def make_see(
+    source: str, deck: str, profile: TableProfile, empty_table: np.ndarray | None = None
+) -> tuple[See, str]:
+    """Vision for the pipeline: frame -> named readings (image px), and the source used.
 
     ``detector`` uses the learned detector; ``changes`` the difference with the empty
     table (``empty_table``, or the first frame seen); ``both`` joins them, the detector's
@@ -41,7 +43,10 @@ def make_see(source: str, deck: str, profile: TableProfile, empty_table: np.ndar
     from companion.table.proposer import ChangeProposer
     from companion.vision.decks import load_deck
     from companion.vision.identifier import Identifier
-    from companion.vision.reader import load_detector
+    from companion.vision.reader import default_detector_path, load_detector
+
+    if source == "auto":
+        source = "both" if default_detector_path().is_file() else "changes"
 
     references = load_deck(deck)
     identifier = Identifier.from_file()
@@ -57,4 +62,4 @@ def make_see(source: str, deck: str, profile: TableProfile, empty_table: np.ndar
             found = merged(found, proposer.propose(frame), 0.5 * card_px)
         return identifier.identify(frame, found, references)
 
-    return see
+    return see, source
