@@ -42,6 +42,11 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _utc(moment: datetime) -> datetime:
+    """A stored time as UTC (SQLite hands it back without its zone)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 @dataclass(frozen=True)
 class GameSummary:
     """A stored game without its events: ``header`` is its record minus ``events``."""
@@ -398,8 +403,8 @@ class Store:
                     dict(row.header),
                     row.status,
                     int(row.n),
-                    row.created_at,
-                    row.finished_at,
+                    _utc(row.created_at),
+                    _utc(row.finished_at) if row.finished_at else None,
                 )
                 for row in connection.execute(query)
             ]

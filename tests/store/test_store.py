@@ -1,6 +1,9 @@
 import hashlib
+from datetime import UTC, datetime
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
 from companion.engine import MatchRecord, random_game
@@ -93,7 +96,8 @@ def test_games_filter_by_status_and_match(store):
     assert record.match.target == 5
     assert [game.to_dict() for game in record.games] == [store.game_record(first), store.game_record(second)]
     store.finish_game(second, "abandoned")
-    assert store.game(second).finished_at is not None
+    summary = store.game(second)
+    assert summary.created_at <= summary.finished_at <= datetime.now(UTC)
     assert [g.id for g in store.games(status="abandoned")] == [second]
     with pytest.raises(MalformedInput, match="'paused'"):
         store.finish_game(second, "paused")
@@ -139,3 +143,8 @@ def test_resolve_url_accepts_paths_and_plain_postgres(tmp_path):
     assert resolve_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     with pytest.raises(MalformedInput, match="nope"):
         resolve_url("nope://")
+
+
+def test_the_migrations_build_exactly_the_declared_schema(db_url, tmp_path):
+    with Store.open(db_url, evidence_dir=tmp_path) as store, store.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
