@@ -158,7 +158,8 @@ class LiveSession:
             return self._changed()
 
     def load(self, record: GameRecord, setup: Setup | None = None) -> View:
-        """Continue from a record (an imported or replayed game): its events go through the engine."""
+        """Continue from a record (an imported or replayed game); the engine replays its events,
+        and anything inconsistent in them shows as issues of the state."""
         with self._lock:
             base = setup or self._setup
             fitted = replace(base, rules=record.rules.to_spec(), players=record.players, first=record.first)

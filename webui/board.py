@@ -100,7 +100,8 @@ def chart(sides: list[dict[str, Any]], tricks: tuple[Trick, ...], total: int) ->
     y_scale = (CHART_H - 2 * CHART_PAD) / TOTAL_POINTS
     series = []
     for i, side in enumerate(sides):
-        running, coords = 0, [(CHART_PAD, CHART_H - CHART_PAD)]
+        running = 0
+        coords: list[tuple[float, float]] = [(CHART_PAD, CHART_H - CHART_PAD)]
         for n, trick in enumerate(tricks, start=1):
             if trick.winner in side["seats"]:
                 running += trick.points

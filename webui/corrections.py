@@ -17,7 +17,7 @@ from webui.security import operator_required
 
 bp = Blueprint("corrections", __name__)
 
-#: Events the operator may add by hand, and the engine action that appends each.
+#: Events the operator may add by hand.
 ADDABLE = ("play", "swap", "trump")
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, flash, g, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response as Redirect
 
 from companion.engine import GameRecord
 from companion.errors import MalformedInput
@@ -65,7 +66,7 @@ def record_csv() -> Response:
 
 @bp.post("/history/import")
 @operator_required
-def import_record() -> Response:
+def import_record() -> Redirect:
     """Continue from an uploaded record; a bad file changes nothing."""
     upload = request.files.get("record")
     if upload is None or not upload.filename:

@@ -65,6 +65,8 @@ def detect_markers() -> Response:
     if latest is None:
         raise MalformedInput("no camera frame yet: connect the camera first")
     image = cv2.imdecode(np.frombuffer(latest[1], np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise MalformedInput(f"the camera frame is not a readable JPEG ({len(latest[1])} bytes)")
     corners = profile_from_markers(image).table_corners_px()
     return redirect(url_for("setup.page", corners=_corners_text(tuple(map(tuple, corners)))), 303)
 
