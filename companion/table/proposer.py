@@ -29,7 +29,7 @@ class ProposerConfig:
     px_per_mm: float = 0.5  # scale of the rectified table it works on
     threshold: float = 20.0  # colour distance (0..255, largest channel, 5x5 median) that is a change
     size_tolerance: float = 0.22  # allowed relative error of each card side
-    min_fill: float = 0.72  # contour area / rectangle area below which a blob is not a card
+    min_fill: float = 0.85  # contour area / rectangle area below which a blob is not a card (a hand)
     background_rate: float = 0.03  # how fast unchanged pixels refresh the background
     white_fraction_up: float = 0.3  # share of bright unsaturated pixels that says "face up"
 
