@@ -224,3 +224,19 @@ def test_cards_are_named_in_spanish(page: Any, serve: Callable[..., str], sessio
     page.goto(f"{url}/")
     trump: Card = session.view().state.trump_card
     assert page.locator("#board .trump svg").get_attribute("aria-label") == card_name(trump, "es")
+
+
+def test_a_phone_sees_the_whole_scoreboard_in_large_type(
+    browser: Any, serve: Callable[..., str], session: LiveSession
+) -> None:
+    url = serve()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    page = phone.new_page()
+    page.goto(f"{url}/?lang=en")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing to scroll sideways
+    points_px = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('.side .points')).fontSize)"
+    )
+    assert points_px >= 40
+    page.screenshot(path=str(SCREENSHOTS / "scoreboard-phone.png"))
+    phone.close()

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.engine import GameRecord
+from companion.engine import GameRecord, random_game, replay
 from companion.session import CameraStatus, Evidence, LiveSession, Setup
 from webui import create_app
 
@@ -162,3 +162,23 @@ def test_a_flags_snapshot_is_served_only_while_it_awaits(
         assert image.data == snapshot.read_bytes()
     session.resolve(flag.id)
     assert client.get(f"/corrections/flag/{flag.id}.jpg").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "sides"),
+    [
+        ("brisca-4", ["Ana", "Bea", "Carla", "Dani"], ["Ana + Carla", "Bea + Dani"]),
+        ("brisca-2x2", ["Ana", "Bea"], ["Ana", "Bea"]),
+        ("brisca-3", ["Ana", "Bea", "Carla"], ["Ana", "Bea", "Carla"]),
+    ],
+)
+def test_teams_are_scored_as_sides(rules: str, players: list[str], sides: list[str]) -> None:
+    record = random_game(rules, seed=4, players=players)
+    session = LiveSession()
+    session.load(record)
+    board = create_app({"SESSION": session}).test_client().get("/state.json").get_json()
+    state = replay(record)
+    assert [side["name"] for side in board["sides"]] == sides
+    assert [side["points"] for side in board["sides"]] == list(state.team_points or state.points)
+    assert sum(side["tricks"] for side in board["sides"]) == len(state.tricks)
+    assert board["winners"] == list(dict.fromkeys(board["seat_names"][seat] for seat in state.winners))
