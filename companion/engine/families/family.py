@@ -73,12 +73,12 @@ class BiddingFamily:
         return None if self.auction.closed else ("bidding", "the bidding ended")
 
     def speaks(self, table: Table, index: int, event: Event) -> bool:
-        """Record a problem with the speaker's turn; whether the speech still counts."""
+        """Report a problem with the turn; whether the speech still counts (out of turn, it does)."""
         assert event.seat is not None
         problem = self.auction.turn_problem(event.seat, event.type)
         if problem is not None:
             table.issue(index, *problem)
-        return not self.auction.closed
+        return problem is None or problem[0] == "bid-out-of-turn"
 
     def _bid(self, table: Table, index: int, event: Event) -> None:
         assert event.seat is not None
