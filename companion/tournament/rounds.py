@@ -110,6 +110,8 @@ def champion(tournament: Tournament) -> str | None:
     if not finished(tournament):
         return None
     if tournament.format == "knockout":
+        if not tournament.rounds[-1]:  # both finalists withdrew
+            return None
         final = tournament.rounds[-1][0]
         return tournament.results[final.key].winner(final)
     return standings(tournament)[0].name
@@ -157,11 +159,12 @@ def _settle_walkovers(tournament: Tournament) -> Tournament:
     """Give byes, and matches against withdrawn entrants, to the side that is still playing."""
     results = dict(tournament.results)
     for pairing in tournament.pending():
-        if pairing.away is None:
-            results[pairing.key] = Result(0, 0, how="bye", awarded=pairing.home)
-            continue
         out = [side for side in pairing.sides if side in tournament.withdrawn]
-        if out:
+        if pairing.away is None:
+            results[pairing.key] = Result(
+                0, 0, how="walkover" if out else "bye", awarded=None if out else pairing.home
+            )
+        elif out:
             staying = [side for side in pairing.sides if side not in out]
             results[pairing.key] = Result(0, 0, how="walkover", awarded=staying[0] if staying else None)
     return replace(tournament, results=results)

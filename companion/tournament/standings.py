@@ -46,12 +46,11 @@ def standings(tournament: Tournament) -> list[Standing]:
         result = tournament.results.get(pairing.key)
         if result is None:
             continue
-        if result.how == "bye":
-            lines[pairing.home].byes += 1
-            if tournament.format == "swiss":
-                lines[pairing.home].won += 1
+        if pairing.away is None:  # a bye (none for an entrant that had withdrawn)
+            if result.how == "bye":
+                lines[pairing.home].byes += 1
+                lines[pairing.home].won += tournament.format == "swiss"
             continue
-        assert pairing.away is not None
         home, away = lines[pairing.home], lines[pairing.away]
         winner = result.winner(pairing)
         if result.how == "walkover" and winner is None:

@@ -62,3 +62,14 @@ def test_a_knockout_match_cannot_be_drawn_nor_reopened():
     tournament = next_round(tournament)
     with pytest.raises(IllegalAction, match="round 1 is closed"):
         record_result(tournament, 1, 1, Result(2, 0))
+
+
+def test_a_final_whose_finalists_both_withdrew_has_no_champion():
+    tournament = next_round(new_tournament("Copa", "knockout", names(4)))
+    for pairing in tournament.rounds[0]:
+        tournament = record_result(tournament, 1, pairing.table, Result(1, 0))
+    tournament = withdraw(withdraw(tournament, "P01"), "P02")
+    tournament = next_round(tournament)
+    (final,) = tournament.rounds[-1]
+    assert tournament.results[final.key] == Result(0, 0, how="walkover", awarded=None)
+    assert champion(tournament) is None
