@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,9 +107,12 @@ def export_onnx(weights: Path, out: Path, imgsz: int = 640) -> Path:
 
     if not weights.is_file():
         raise MissingResource(f"no checkpoint at {weights}")
-    exported = Path(
-        YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False)
-    )
+    with warnings.catch_warnings():  # torch deprecates the classic exporter ultralytics still uses
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", FutureWarning)
+        exported = YOLO(str(weights)).export(
+            format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(exported, out)
+    shutil.copyfile(Path(exported), out)
     return out

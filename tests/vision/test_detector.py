@@ -1,0 +1,136 @@
+"""The run-time card detector: decoding oriented boxes, rotated NMS, letterboxing, bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.errors import MalformedInput, MissingResource
+from companion.paths import models_dir
+from companion.vision.detector import (
+    Detector,
+    DetectorSettings,
+    decode,
+    letterbox,
+    probiou,
+    rotated_nms,
+    xywhr_to_corners,
+)
+from companion.vision.readings import Face
+
+
+def _output(
+    rows: list[tuple[float, float, float, float, float, float, float]], anchors: int = 50
+) -> np.ndarray:
+    """A fake network output (1, 7, anchors): cx, cy, w, h, score card, score back, angle."""
+    out = np.zeros((1, 7, anchors), np.float32)
+    for i, row in enumerate(rows):
+        out[0, :, i] = row
+    return out
+
+
+def test_corners_start_on_a_short_edge_whatever_the_box_orientation() -> None:
+    boxes = np.array([[50, 50, 20, 40, 0.3], [50, 50, 40, 20, 0.3]], np.float32)
+    for corners in xywhr_to_corners(boxes):
+        edges = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+        assert edges[0] == pytest.approx(20, abs=1e-3) and edges[1] == pytest.approx(40, abs=1e-3)
+        assert corners.mean(0) == pytest.approx([50, 50], abs=1e-3)
+
+
+def test_probiou_is_one_for_the_same_box_and_zero_far_away() -> None:
+    a = np.array([[10, 10, 8, 12, 0.2]], np.float32)
+    b = np.array([[10, 10, 8, 12, 0.2], [200, 200, 8, 12, 0.2], [12, 10, 8, 12, 0.2]], np.float32)
+    iou = probiou(a, b)[0]
+    assert iou[0] == pytest.approx(1, abs=1e-3)
+    assert iou[1] == pytest.approx(0, abs=1e-3)
+    assert 0.3 < iou[2] < 1
+
+
+def test_rotated_nms_keeps_the_best_of_each_overlapping_group() -> None:
+    boxes = np.array([[10, 10, 8, 12, 0], [11, 10, 8, 12, 0.05], [60, 60, 8, 12, 1.0]], np.float32)
+    kept = rotated_nms(boxes, np.array([0.6, 0.9, 0.5]), iou=0.5)
+    assert kept.tolist() == [1, 2]
+
+
+def test_decode_filters_by_confidence_and_picks_the_class() -> None:
+    out = _output(
+        [
+            (100, 100, 30, 50, 0.9, 0.1, 0.0),
+            (300, 100, 30, 50, 0.2, 0.8, 0.5),
+            (500, 100, 30, 50, 0.1, 0.2, 0.0),
+        ]
+    )
+    boxes, scores, classes = decode(out, DetectorSettings(conf=0.35))
+    assert classes.tolist() == [0, 1]
+    assert scores == pytest.approx([0.9, 0.8])
+    assert boxes[:, 0].tolist() == [100, 300]
+    with pytest.raises(MalformedInput, match=r"\(7, 50\)"):
+        decode(out[0], DetectorSettings())
+
+
+def test_letterbox_maps_back_to_frame_pixels() -> None:
+    frame = np.zeros((480, 640, 3), np.uint8)
+    tensor, box = letterbox(frame, 320)
+    assert tensor.shape == (1, 3, 320, 320) and tensor.dtype == np.float32
+    assert box.scale == pytest.approx(0.5) and box.pad == (0, 40)
+    assert box.to_frame(np.array([[0.0, 40.0], [320.0, 280.0]])).tolist() == [[0, 0], [640, 480]]
+
+
+class _FakeSession:
+    """Stands in for an ONNX Runtime session: one input of shape (1, 3, 320, 320), a fixed output."""
+
+    class _Input:
+        name = "images"
+        shape = (1, 3, 320, 320)
+
+    def __init__(self, output: np.ndarray) -> None:
+        self.output = output
+        self.seen: list[np.ndarray] = []
+
+    def get_inputs(self) -> list[_Input]:
+        return [self._Input()]
+
+    def run(self, _names, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        self.seen.append(feeds["images"])
+        return [self.output]
+
+
+def test_detect_returns_readings_in_frame_coordinates() -> None:
+    out = _output([(160, 160, 20, 40, 0.95, 0.02, 0.0), (100, 200, 20, 40, 0.1, 0.7, np.pi / 2)])
+    detector = Detector(_FakeSession(out))
+    readings = detector.detect(np.zeros((480, 640, 3), np.uint8))
+    assert [r.face for r in readings] == [Face.UP, Face.DOWN]
+    assert readings[0].detection_confidence == pytest.approx(0.95)
+    assert readings[0].center == pytest.approx((320, 240), abs=1e-3)  # (160 - 0) / 0.5, (160 - 40) / 0.5
+    assert readings[0].corners[0].tolist() == pytest.approx([300, 200], abs=1e-3)
+    assert readings[0].card is None
+
+
+@pytest.mark.parametrize("frame", [np.zeros((10, 10), np.uint8), np.zeros((0, 5, 3), np.uint8), "frame.jpg"])
+def test_detect_rejects_what_is_not_a_bgr_image(frame) -> None:
+    detector = Detector(_FakeSession(_output([])))
+    with pytest.raises(MalformedInput, match="BGR image"):
+        detector.detect(frame)
+
+
+def test_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(MissingResource, match="not found"):
+        Detector.from_file(tmp_path / "nope.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(MissingResource, match="cannot be loaded"):
+        Detector.from_file(broken)
+
+
+@pytest.mark.skipif(not (models_dir() / "detector.onnx").is_file(), reason="no committed detector model")
+def test_committed_model_gives_well_formed_readings() -> None:
+    detector = Detector.from_file(settings=DetectorSettings(conf=0.01))
+    frame = np.random.default_rng(0).integers(0, 255, (360, 640, 3), dtype=np.uint8)
+    readings = detector.detect(frame)
+    assert len(readings) <= DetectorSettings().max_det
+    confidences = [r.detection_confidence for r in readings]
+    assert confidences == sorted(confidences, reverse=True)
+    assert all(c >= 0.01 for c in confidences)
+    assert detector.imgsz % 32 == 0

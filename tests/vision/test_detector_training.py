@@ -1,0 +1,90 @@
+"""Smoke training of the detector on a handful of renders, its ONNX export, and our decoding of it
+against ultralytics' own ONNX predictor."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.vision.detector import Detector, DetectorSettings
+
+
+@pytest.fixture
+def tiny_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "shared" / "decks" / "flat"
+    folder.mkdir(parents=True)
+    (folder / "deck.json").write_text(json.dumps({"name": "flat", "license": "test"}))
+    for name, colour in (("1O", (40, 200, 230)), ("2C", (230, 60, 60)), ("back", (120, 40, 20))):
+        cv2.imwrite(str(folder / f"{name}.png"), np.full((156, 100, 3), colour, np.uint8))
+    monkeypatch.setenv("COMPANION_SHARED", str(tmp_path / "shared"))
+    out = tmp_path / "data"
+    args = [
+        "dataset",
+        "render",
+        "--count",
+        "6",
+        "--out",
+        str(out),
+        "--max-side",
+        "256",
+        "--val-fraction",
+        "0.34",
+    ]
+    assert main([*args, "--json"]) == 0
+    return out
+
+
+@pytest.mark.slow
+def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_path: Path, capsys) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    capsys.readouterr()
+    onnx = tmp_path / "detector.onnx"
+    args = [
+        "train",
+        "detector",
+        "--data",
+        str(tiny_dataset),
+        "--epochs",
+        "1",
+        "--imgsz",
+        "64",
+        "--batch",
+        "2",
+        "--workers",
+        "0",
+        "--project",
+        str(tmp_path / "runs"),
+        "--name",
+        "smoke",
+        "--export",
+        str(onnx),
+        "--json",
+    ]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["onnx"] == str(onnx) and onnx.stat().st_size > 100_000
+    assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").is_file()
+
+    from ultralytics import YOLO
+
+    frame = cv2.imread(str(next((tiny_dataset / "images" / "val").glob("*.jpg"))))
+    ours = Detector.from_file(onnx, DetectorSettings(conf=0.0, max_det=300)).detect(frame)
+    theirs = YOLO(str(onnx), task="obb").predict(frame, imgsz=64, conf=0.0, iou=0.5, verbose=False)[0].obb
+    best = int(theirs.conf.argmax())
+    assert ours[0].detection_confidence == pytest.approx(float(theirs.conf[best]), abs=1e-4)
+    corners = theirs.xyxyxyxy[best].numpy()
+    assert np.sort(ours[0].corners, axis=0) == pytest.approx(np.sort(corners, axis=0), abs=0.5)
+
+
+@pytest.mark.slow
+def test_resume_without_a_run_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    args = ["train", "detector", "--resume", "--project", str(tmp_path), "--name", "none"]
+    assert main(args) == 2
+    assert "nothing to resume" in capsys.readouterr().err
