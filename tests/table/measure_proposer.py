@@ -1,10 +1,10 @@
 """Measure the change-based proposer on generated frames: recall, precision, face hint, ms per frame.
 
-    nice -n 10 .venv/bin/python tests/table/measure_proposer.py --scenes 100
+    nice -n 10 .venv/bin/python tests/table/measure_proposer.py --scenes 100 [--deck fournier-1878]
 
 A proposal is right when it overlaps a true card with IoU >= 0.7; recall counts
 the cards no hand touches (a card under a hand cannot be seen), precision all
-proposals.
+proposals. ``--deck`` draws the cards with a deck's artwork from ``../shared/decks``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ import time
 
 import cv2
 import numpy as np
-from table_scenes import SIZE_MM, Scene, render
+from table_scenes import SIZE_MM, Artwork, Scene, render
 
+from companion.errors import MissingResource
+from companion.paths import shared_dir
 from companion.table.markers import table_corners_mm
 from companion.table.profile import profile_from_markers
 from companion.table.proposer import ChangeProposer
@@ -72,7 +74,17 @@ def _corner_error_mm(proposed: np.ndarray, truth: np.ndarray, scene: Scene) -> f
     return float(np.mean([np.linalg.norm(b - point, axis=1).min() for point in a]))
 
 
-def measure(scenes: int, cards: int, **options: float | bool) -> dict[str, float]:
+def load_artwork(style: str) -> Artwork:
+    folder = shared_dir() / "decks" / style
+    if not (folder / "back.png").is_file():
+        raise MissingResource(f"no deck artwork in {folder}")
+    faces = [cv2.imread(str(path), cv2.IMREAD_COLOR) for path in sorted(folder.glob("[0-9]*.png"))]
+    return Artwork(faces, cv2.imread(str(folder / "back.png"), cv2.IMREAD_COLOR))
+
+
+def measure(
+    scenes: int, cards: int, artwork: Artwork | None = None, **options: float | bool
+) -> dict[str, float]:
     totals: dict[str, float] = {
         "found": 0,
         "missed": 0,
@@ -83,7 +95,7 @@ def measure(scenes: int, cards: int, **options: float | bool) -> dict[str, float
     }
     times = []
     for seed in range(scenes):
-        scene = render(seed, cards=cards, **options)  # type: ignore[arg-type]
+        scene = render(seed, cards=cards, artwork=artwork, **options)  # type: ignore[arg-type]
         proposer = ChangeProposer(profile_from_markers(scene.empty, 4, SIZE_MM), scene.empty)
         started = time.perf_counter()
         readings = proposer.propose(scene.frame)
@@ -105,9 +117,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=100)
     parser.add_argument("--cards", type=int, default=6)
+    parser.add_argument("--deck", help="draw the cards with this deck style's artwork")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    results = {name: measure(args.scenes, args.cards, **options) for name, options in CONDITIONS.items()}
+    artwork = None if args.deck is None else load_artwork(args.deck)
+    results = {
+        name: measure(args.scenes, args.cards, artwork, **options) for name, options in CONDITIONS.items()
+    }
     print(json.dumps(results, indent=1))
 
 

@@ -19,6 +19,14 @@ FRAME_SIZE = (1280, 720)
 
 
 @dataclass(frozen=True)
+class Artwork:
+    """Card pictures to draw instead of the generated ones: faces and a back (BGR)."""
+
+    faces: list[np.ndarray]
+    back: np.ndarray
+
+
+@dataclass(frozen=True)
 class Scene:
     frame: np.ndarray
     empty: np.ndarray  # the same view without cards
@@ -116,12 +124,14 @@ def render(
     light: float = 1.0,
     noise: float = 0.0,
     hand: bool = False,
+    artwork: Artwork | None = None,
 ) -> Scene:
     """A 1280x720 frame of the table with ``cards`` cards, and the same view empty, lit at 1.
 
     ``cards`` is a number of cards at random poses, or their quads on the table (mm).
     ``light`` scales the frame's brightness, ``noise`` adds sensor noise (std, grey levels),
     ``hand`` draws a hand reaching over the table (it is no card: proposals on it are wrong).
+    ``artwork`` draws real card pictures instead of generated ones.
     """
     rng = np.random.default_rng(seed)
     table = cloth(rng, (round(SIZE_MM[0]), round(SIZE_MM[1])))  # 1 px per mm
@@ -129,7 +139,10 @@ def render(
     quads = place_cards(rng, cards) if isinstance(cards, int) else cards
     faces_up = [bool(rng.random() < 0.75) for _ in quads]
     for quad, face_up in zip(quads, faces_up, strict=True):
-        picture = card_image(rng, face_up)
+        if artwork is None:
+            picture = card_image(rng, face_up)
+        else:
+            picture = artwork.faces[int(rng.integers(len(artwork.faces)))] if face_up else artwork.back
         ph, pw = picture.shape[:2]
         source = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
         warp = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
