@@ -103,13 +103,12 @@ def _new(store: Any, args: argparse.Namespace) -> dict[str, Any]:
 def _updated(store: Any, args: argparse.Namespace) -> dict[str, Any]:
     from companion.tournament import add_entrant, next_round, record_result, withdraw
     from companion.tournament.model import Result
-    from companion.tournament.stored import load, result_from_games, save
+    from companion.tournament.stored import load, register, result_from_games, save
 
     tournament = load(store, args.name)
     if args.action == "add-player":
         tournament = add_entrant(tournament, _entrant(args.entrant))
-        for member in tournament.entrants[-1].members:
-            store.add_player(member)
+        register(store, tournament.entrants[-1])
     elif args.action == "withdraw":
         tournament = withdraw(tournament, args.entrant)
     elif args.action == "next-round":

@@ -10,7 +10,7 @@ from companion.engine import GameRecord
 from companion.errors import IllegalAction, MalformedInput
 from companion.store import Store
 from companion.tournament.games import PlayerStats, match_result, player_stats
-from companion.tournament.model import Tournament
+from companion.tournament.model import Entrant, Tournament
 from companion.tournament.rounds import record_result
 from companion.tournament.serial import from_dict, to_dict
 
@@ -31,9 +31,16 @@ def create(store: Store, tournament: Tournament) -> Tournament:
     if tournament.name in store.tournament_names():
         raise IllegalAction(f"a tournament called {tournament.name!r} already exists")
     for entrant in tournament.entrants:
-        for member in entrant.members:
-            store.add_player(member)
+        register(store, entrant)
     return save(store, tournament)
+
+
+def register(store: Store, entrant: Entrant) -> None:
+    """Keep the entrant's players, and a pair as a team, in the store (once)."""
+    for member in entrant.members:
+        store.add_player(member)
+    if len(entrant.members) > 1 and entrant.name not in {team["name"] for team in store.teams()}:
+        store.add_team(entrant.name, entrant.members)
 
 
 def result_from_games(

@@ -123,6 +123,11 @@ def test_hand_results_withdrawals_and_errors(db, capsys):
     )
     assert next(row for row in table if row["name"] == "Solo")["withdrawn"]
     assert companion(capsys, "tournament", "list", "--db", db, "--json")["tournaments"] == ["Liga"]
+    with Store.open(db) as store:
+        assert {team["name"]: team["members"] for team in store.teams()} == {
+            "Primos": ["Ana", "Luis"],
+            "Vecinas": ["Eva", "Rosa"],
+        }
     assert main(["tournament", "result", "Liga", "1", "1", "--score", "two-one", "--db", db]) == 2
     assert "two-one" in capsys.readouterr().err
     assert main(["tournament", "new", "Liga", "--format", "swiss", "--db", db]) == 2

@@ -32,6 +32,7 @@ from companion.tournament.stored import (
     create,
     export_document,
     load,
+    register,
     result_from_games,
     save,
     tournament_stats,
@@ -147,8 +148,7 @@ def export(name: str) -> Response:
 @operator_required
 def add(name: str) -> Response:
     tournament = add_entrant(load(store(), name), _entrant(request.form.get("entrant", "")))
-    for member in tournament.entrants[-1].members:
-        store().add_player(member)
+    register(store(), tournament.entrants[-1])
     save(store(), tournament)
     return _back(name)
 
