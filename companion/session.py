@@ -208,6 +208,7 @@ class LiveSession:
         with self._lock:
             self._frame = jpeg
             self._frames += 1
+            self._view = None  # a new frame count, but no news for the watchers
             self._frame_ready.notify_all()
 
     def next_frame(self, after: int, timeout: float) -> tuple[int, bytes] | None:

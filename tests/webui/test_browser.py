@@ -240,3 +240,28 @@ def test_a_phone_sees_the_whole_scoreboard_in_large_type(
     assert points_px >= 40
     page.screenshot(path=str(SCREENSHOTS / "scoreboard-phone.png"))
     phone.close()
+
+
+def test_the_operator_starts_a_game_by_clicking_the_table_corners(
+    page: Any, serve: Callable[..., str], session: LiveSession
+) -> None:
+    url = serve()
+    frame = np.full((480, 640, 3), (40, 90, 40), np.uint8)
+    session.set_frame(cv2.imencode(".jpg", frame)[1].tobytes())
+    sign_in(page, url)
+    page.goto(f"{url}/new")
+    page.fill("textarea[name=players]", "Eva\nJon")
+    image = page.locator("#calibrate-image")
+    image.wait_for()
+    page.wait_for_function("document.getElementById('calibrate-image').naturalWidth > 0")
+    box = image.bounding_box()
+    scale = 640 / box["width"]
+    clicks = [(40, 30), (600, 35), (610, 450), (30, 440)]
+    for x, y in clicks:
+        image.click(position={"x": x / scale, "y": y / scale})
+    assert page.locator("#calibrate .dot").count() == 4
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(f"{url}/")
+    setup = session.view().setup
+    assert session.view().record.players == ("Eva", "Jon") and setup.corners is not None
+    assert np.abs(np.array(setup.corners) - np.array(clicks)).max() <= 2

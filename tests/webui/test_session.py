@@ -147,3 +147,11 @@ def test_new_game_starts_empty_and_unknown_rules_change_nothing(session: LiveSes
     view = session.new_game(Setup(rules="brisca-4", players=("A", "B", "C", "D"), first=2))
     assert (view.record.events, view.state.leader, view.game_id) == ((), 2, before.game_id + 1)
     assert Card.parse("1O") in view.state.unseen
+
+
+def test_the_view_counts_frames_without_waking_watchers(session: LiveSession) -> None:
+    watcher = session.subscribe()
+    revision = session.view().revision
+    session.set_frame(b"jpeg")
+    assert (session.view().frames, session.view().revision) == (1, revision)
+    assert watcher.wait(0.01) is None
