@@ -1,4 +1,5 @@
 import hashlib
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import pytest
@@ -148,3 +149,19 @@ def test_resolve_url_accepts_paths_and_plain_postgres(tmp_path):
 def test_the_migrations_build_exactly_the_declared_schema(db_url, tmp_path):
     with Store.open(db_url, evidence_dir=tmp_path) as store, store.engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+
+
+def test_concurrent_appends_get_distinct_contiguous_positions(store):
+    game = store.create_game("brisca-2", ["Ana", "Luis"])
+    events = [
+        {"type": "play", "seat": seat, "card": card} for seat in (0, 1) for card in ("1O", "2O", "3O", "4O")
+    ]
+
+    def append(event):
+        return store.append_event(game, event)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        positions = list(pool.map(append, events))
+    assert sorted(positions) == list(range(len(events)))
+    stored = store.events(game)
+    assert [stored[seq] for seq in positions] == events
