@@ -37,7 +37,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     app.config.setdefault("SESSION", LiveSession())
-    app.extensions["pin_guard"] = {"failures": 0, "last": 0.0}
+    app.extensions["pin_guard"] = {}  # address -> [wrong PINs in a row, when the last one came]
+    app.extensions["fragments"] = {}  # (part, revision, language) -> rendered fragment
 
     for blueprint in (live.bp, camera.bp, setup.bp, corrections.bp, history.bp, operator.bp, tournaments.bp):
         app.register_blueprint(blueprint)

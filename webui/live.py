@@ -44,7 +44,7 @@ def render_part(part: str, view: View) -> str:
     if not shared:
         return render_template(template, view=view, board=board.scoreboard(view, g.locale))
     key = (part, view.revision, g.locale)
-    cache: dict[tuple[Any, ...], str] = current_app.extensions.setdefault("fragments", {})
+    cache: dict[tuple[Any, ...], str] = current_app.extensions["fragments"]
     with _cache_lock:
         html = cache.get(key)
     if html is None:

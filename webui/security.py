@@ -20,7 +20,7 @@ from flask import abort, current_app, request, session
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: After this many wrong PINs, sign-in is refused for LOCKOUT_S seconds.
+#: After this many wrong PINs in a row, an address may not sign in for LOCKOUT_S seconds.
 MAX_FAILURES = 5
 LOCKOUT_S = 30.0
 
@@ -53,17 +53,19 @@ def is_operator() -> bool:
 
 
 def sign_in(pin: str) -> bool:
-    """Check the PIN (constant time, with a lockout after repeated failures); True on success."""
-    guard = current_app.extensions["pin_guard"]
+    """Check the PIN (constant time; an address that guessed wrong MAX_FAILURES times in a row
+    waits LOCKOUT_S seconds); True on success."""
+    guards: dict[str, list[float]] = current_app.extensions["pin_guard"]
+    guard = guards.setdefault(request.remote_addr or "", [0, 0.0])
     now = time.monotonic()
-    if guard["failures"] >= MAX_FAILURES and now - guard["last"] < LOCKOUT_S:
+    if guard[0] >= MAX_FAILURES and now - guard[1] < LOCKOUT_S:
         return False
     if hmac.compare_digest(pin.strip().encode(), current_app.config["PIN"].encode()):
-        guard["failures"] = 0
+        guard[0] = 0
         session["operator"] = True
         return True
-    guard["failures"] += 1
-    guard["last"] = now
+    guard[0] += 1
+    guard[1] = now
     return False
 
 

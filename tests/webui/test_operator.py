@@ -251,3 +251,14 @@ def test_marker_detection_without_markers_says_so(post: Callable[..., Any], sess
     session.set_frame(jpeg(np.zeros((60, 80, 3), np.uint8)))
     response = post("/new/markers")
     assert response.status_code == 400 and "marker" in response.get_data(as_text=True).lower()
+
+
+def test_a_lockout_holds_only_the_address_that_guessed(app: Flask) -> None:
+    guesser, operator = app.test_client(), app.test_client()
+    token = csrf_of(guesser)
+    for _ in range(6):
+        guesser.post(
+            "/operator", data={"pin": "111111", "csrf": token}, environ_base={"REMOTE_ADDR": "10.0.0.9"}
+        )
+    response = operator.post("/operator", data={"pin": PIN, "csrf": csrf_of(operator)})
+    assert response.status_code == 303
