@@ -14,7 +14,7 @@ from companion.paths import PROJECT_ROOT
 
 DOC = (PROJECT_ROOT / "docs" / "record-format.md").read_text()
 README = (PROJECT_ROOT / "README.md").read_text()
-SOURCES = "".join(path.read_text() for path in (PROJECT_ROOT / "companion" / "engine").glob("*.py"))
+SOURCES = "".join(path.read_text() for path in (PROJECT_ROOT / "companion" / "engine").rglob("*.py"))
 
 
 def test_the_schema_in_the_docs_is_the_one_the_code_validates_against():

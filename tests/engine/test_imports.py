@@ -22,7 +22,7 @@ def _imports(path):
 
 
 def test_engine_sources_import_only_stdlib_and_cards_errors():
-    for path in ENGINE.glob("*.py"):
+    for path in ENGINE.rglob("*.py"):
         for name in _imports(path):
             top = name.split(".")[0]
             if name.startswith(ALLOWED_OWN) or (path.name, top) in INPUT_VALIDATION:

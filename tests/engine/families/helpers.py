@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import GameRecord, replay
+from companion.cards import Card
+from companion.engine import Event, Game, GameRecord, replay
+from companion.engine.events import event_from_dict
 from companion.engine.state import GameState
 
 from .. import helpers
@@ -61,3 +63,14 @@ def state(rules: Any, events: str, first: int = 0) -> GameState:
 
 def codes(game: GameState) -> list[tuple[int | None, str]]:
     return [(issue.event, issue.code) for issue in game.issues]
+
+
+def play_out(rules: Any, prefix: str, hands: list[str], first: int = 0) -> GameState:
+    """Apply the short events of ``prefix``, then each seat plays its next card of ``hands`` in its turn."""
+    game = Game(rules, first=first)
+    for text in prefix.split(";"):
+        game.apply(event_from_dict(event(text.strip())), check=False)
+    while (seat := game.state.to_play) is not None:
+        card = next(c for c in map(Card.parse, hands[seat].split()) if c not in game.state.played)
+        game.apply(Event("play", seat=seat, card=card), check=False)
+    return game.state

@@ -3,11 +3,10 @@
 import pytest
 
 from companion.cards import Card, Rank, Suit
-from companion.engine import Event, Game, GameRecord, random_game, replay
-from companion.engine.events import event_from_dict
+from companion.engine import GameRecord, random_game, replay
 from companion.engine.families.chiamata import obligated_card
 
-from .helpers import codes, event, state
+from .helpers import codes, play_out, state
 
 CHIAMATA = "chiamata-5"
 BUIA = {"preset": CHIAMATA, "options": {"buia": True}}
@@ -149,17 +148,6 @@ def test_the_partner_is_revealed(events, expected, partner, revealed):
     assert (game.contract.partner, game.contract.revealed) == (partner, revealed)
 
 
-def _play_out(rules, prefix, hands, first=0):
-    """Play ``prefix`` then every hand in order, each seat its next card when its turn comes."""
-    game = Game(rules, first=first)
-    for text in prefix.split(";"):
-        game.apply(event_from_dict(event(text.strip())), check=False)
-    while (seat := game.state.to_play) is not None:
-        card = next(c for c in map(Card.parse, hands[seat].split()) if c not in game.state.played)
-        game.apply(Event("play", seat=seat, card=card), check=False)
-    return game.state
-
-
 #: Seat 0 holds eight oros, seat 3 the 2 and 4 of oros: with oros trumps they win every trick.
 HANDS = [
     "1O 3O 12O 11O 10O 7O 6O 5O",
@@ -179,7 +167,7 @@ HANDS = [
     ],
 )
 def test_scoring_outcomes_of_a_stacked_deal(bid, call, made, scores):
-    game = _play_out(CHIAMATA, f"bid 0 {bid}; pass 1; pass 2; pass 3; pass 4; call 0 {call}", HANDS)
+    game = play_out(CHIAMATA, f"bid 0 {bid}; pass 1; pass 2; pass 3; pass 4; call 0 {call}", HANDS)
     assert game.complete and game.valid, game.issues
     contract = game.contract
     assert contract.made is made and contract.scores == scores and sum(scores) == 0
@@ -190,7 +178,7 @@ def test_scoring_outcomes_of_a_stacked_deal(bid, call, made, scores):
 
 
 def test_a_stacked_solo_without_trumps():
-    game = _play_out(CHIAMATA, "solo 0", HANDS)
+    game = play_out(CHIAMATA, "solo 0", HANDS)
     # without trumps, seat 0 leads oros and nobody else holds a better oros: seat 0 takes every trick
     assert game.valid and game.contract.made and game.contract.scores == (4, -1, -1, -1, -1)
     assert game.points[0] == 120 and game.trump_suit is None
@@ -201,11 +189,11 @@ def test_obligated_calls_are_checked_against_the_hand_once_it_is_known():
     assert obligated_card(frozenset(map(Card.parse, HANDS[3].split())), Suit.OROS) == Card(
         Rank.CINCO, Suit.OROS
     )
-    good = _play_out(CHIAMATA, "bid 0 2; pass 1; pass 2; bid 3 5@66; pass 4; pass 0; call 3 5O", HANDS)
+    good = play_out(CHIAMATA, "bid 0 2; pass 1; pass 2; bid 3 5@66; pass 4; pass 0; call 3 5O", HANDS)
     assert codes(good) == [] and good.contract.partner == 0
-    bad = _play_out(CHIAMATA, "bid 0 2; pass 1; pass 2; bid 3 6@66; pass 4; pass 0; call 3 6O", HANDS)
+    bad = play_out(CHIAMATA, "bid 0 2; pass 1; pass 2; bid 3 6@66; pass 4; pass 0; call 3 6O", HANDS)
     assert codes(bad) == [(None, "bad-obligated-call")]
-    no_two = _play_out(
+    no_two = play_out(
         CHIAMATA, "bid 0 2; bid 1 2@63; pass 2; pass 3; bid 4 5@66; pass 0; pass 1; call 4 5C", HANDS
     )
     assert codes(no_two) == [(None, "bad-obligated-call")]
