@@ -265,3 +265,19 @@ def test_the_operator_starts_a_game_by_clicking_the_table_corners(
     setup = session.view().setup
     assert session.view().record.players == ("Eva", "Jon") and setup.corners is not None
     assert np.abs(np.array(setup.corners) - np.array(clicks)).max() <= 2
+
+
+def test_start_a_game_by_importing_a_record(
+    page: Any, serve: Callable[..., str], session: LiveSession, full_record: GameRecord, tmp_path: Path
+) -> None:
+    url = serve()
+    upload = tmp_path / "replayed.json"
+    upload.write_text(json.dumps(prefix(full_record, 9).to_dict()))
+    sign_in(page, url)
+    page.goto(f"{url}/history")
+    page.set_input_files("input[name=record]", str(upload))
+    page.click("form[enctype] button[type=submit]")
+    page.wait_for_url(f"{url}/")
+    assert session.view().record == prefix(full_record, 9)
+    expect_points(page, list(replay(prefix(full_record, 9)).points))
+    expect_revision(page, feed(session, full_record.events[9]))
