@@ -34,8 +34,8 @@ TABLE_MM: tuple[float, float] = (640.0, 640.0)
 ART_WIDTH = 120
 #: The table is bumped (the camera shakes for a second) this often.
 SHAKE_EVERY_S = 17.0
-#: How far the trump card's centre lies from the stock's, in card lengths: four fifths of it show.
-TRUMP_OUT = 0.63
+#: How far the trump card's centre lies from the stock's, in card lengths: some 85% of it shows.
+TRUMP_OUT = 0.68
 #: x264 constant-quality setting of the written videos (higher: smaller, blurrier).
 CRF = 28
 
@@ -148,8 +148,8 @@ class GameFilm:
     def _camera_effects(self, canvas: np.ndarray) -> np.ndarray:
         """Slowly drifting light, and now and then a slight shake (someone bumps the table)."""
         a, b, c, d = self._phase
-        gain = 1.0 + 0.12 * np.sin(self.t / 9.0 + a) + 0.05 * np.sin(self.t / 2.3 + b)
-        bump = self.t % SHAKE_EVERY_S
+        gain = 1.0 + 0.08 * np.sin(self.t / 15.0 + a) + 0.02 * np.sin(self.t / 4.0 + b)
+        bump = (self.t - SHAKE_EVERY_S / 2) % SHAKE_EVERY_S
         if bump < 1.0:
             shake = 2.5 * (1.0 - bump) * np.array([np.sin(self.t * 31 + c), np.sin(self.t * 23 + d)])
             matrix = np.array([[1, 0, shake[0]], [0, 1, shake[1]]], np.float32)

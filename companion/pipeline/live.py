@@ -67,7 +67,8 @@ class Outcome:
 class RecordWriter:
     """Session sink: rewrites the current game's record file atomically after every event.
 
-    The first game goes to ``path``, the next ones to ``path-2.json``, ``path-3.json``...
+    The first game goes to ``path``, the next ones to ``path-2.json``, ``path-3.json``...;
+    a game reloaded with its events (its leader corrected) stays in its file.
     """
 
     def __init__(self, path: Path | None) -> None:
@@ -75,7 +76,7 @@ class RecordWriter:
         self.games: list[GameRecord] = []
 
     def __call__(self, record: GameRecord, event: Event | None) -> None:
-        if event is None or not self.games:
+        if not self.games or (event is None and not record.events):  # a new game
             self.games.append(record)
         else:
             self.games[-1] = record
@@ -147,7 +148,8 @@ def watch(
     with Capture(options.source, options.mode, on_status=camera_changed) as capture:
         frames = capture.frames(timeout=1.0)
         profile, first = find_table(frames, options, len(options.players))
-        see, vision = make_see(options.vision, options.deck, profile, first.image)
+        margin = options.config.recognise.trump_margin
+        see, vision = make_see(options.vision, options.deck, profile, first.image, margin)
         evidence = options.evidence
         if evidence is None and options.record is not None:
             evidence = options.record.with_name(f"{options.record.stem}-evidence")

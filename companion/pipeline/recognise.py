@@ -22,6 +22,7 @@ from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.track import TableCard, TableState
 from companion.session import LiveSession
+from companion.table.profile import Layout
 from companion.vision.readings import Face
 
 Alternatives = tuple[tuple[Card, float], ...]
@@ -30,9 +31,10 @@ Alternatives = tuple[tuple[Card, float], ...]
 class Zones(Protocol):
     """Where things lie on the table (a ``TableProfile`` offers these)."""
 
-    def nearest_seat(self, point_mm: tuple[float, float] | np.ndarray) -> int: ...
+    layout: Layout
+    stock_half_mm: float
 
-    def in_stock(self, point_mm: tuple[float, float] | np.ndarray) -> bool: ...
+    def nearest_seat(self, point_mm: tuple[float, float] | np.ndarray) -> int: ...
 
     def in_play_area(self, point_mm: tuple[float, float] | np.ndarray) -> bool: ...
 
@@ -67,6 +69,13 @@ class Choice:
     probability: float
     doubt: str | None
     alternatives: Alternatives
+
+
+def at_trump_spot(zones: Zones, point_mm: tuple[float, float] | np.ndarray, margin: float) -> bool:
+    """Whether a point lies in the stock zone or within ``margin`` mm of it, where the trump card
+    sticks out from under the stock."""
+    offset = np.abs(np.asarray(point_mm, dtype=np.float64) - zones.layout.stock)
+    return bool(np.all(offset <= zones.stock_half_mm + margin))
 
 
 def choose(identity: Alternatives, allowed: Collection[Card], config: RecogniseConfig) -> Choice:
@@ -117,7 +126,7 @@ class Recogniser:
         present = {card.id for card in table.cards}
         out += self._collected(present, table.t)
         for card in sorted(new, key=lambda c: c.still_since):
-            if self.zones.in_stock(card.position):
+            if at_trump_spot(self.zones, card.position, self.config.trump_margin):
                 out += self._at_trump_spot(card, table.t) or []
             elif self.zones.in_play_area(card.position):
                 events = self._played(card, table.t)
@@ -189,6 +198,8 @@ class Recogniser:
         if not self._decided(choice, card, t):
             return None
         lies_at = self.zones.nearest_seat(card.position)
+        if lies_at != seat and not state.tricks and not state.current:
+            state, seat = self._first_is(lies_at), lies_at
         if lies_at != seat and choice.doubt is None:
             choice = replace(choice, doubt=f"seat {seat} is to play but the card lies before seat {lies_at}")
         if choice.card is None:
@@ -207,6 +218,14 @@ class Recogniser:
             self._over = True
             out.append(Recognised("game-over", t, _result(after), game=self.game))
         return out
+
+    def _first_is(self, seat: int) -> GameState:
+        """The first card of the game lies before ``seat``: that seat leads (the record is restarted
+        with it as ``first``, its events replayed through the engine)."""
+        view = self.session.view()
+        record = replace(view.record, first=seat)
+        self.session.load(record, replace(view.setup, first=seat))
+        return self.session.view().state
 
     def _trick_done(self, state: GameState, t: float) -> Recognised:
         trick = state.tricks[-1]

@@ -4,14 +4,16 @@ change-based proposer, or both, named by the identifier over the active deck."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Final
 
 import numpy as np
 
 from companion.errors import MalformedInput
+from companion.pipeline.recognise import at_trump_spot
 from companion.pipeline.runner import See
 from companion.table.profile import TableProfile
-from companion.vision.readings import Reading
+from companion.vision.readings import Face, Reading
 
 #: Where card proposals come from; ``auto`` is ``both`` when the detector is shipped, else ``changes``.
 SOURCES: Final = ("auto", "detector", "changes", "both")
@@ -29,8 +31,46 @@ def merged(first: Sequence[Reading], second: Sequence[Reading], min_distance: fl
     return [*first, *extra]
 
 
+def by_zone(readings: Sequence[Reading], profile: TableProfile, trump_margin: float) -> list[Reading]:
+    """Change proposals made sense of by where they lie: in the play area and at the trump spot
+    cards lie face up (paper colour alone, cream or aged, is a poor hint), and the trump card's
+    quad is completed under the stock, so the identifier sees the whole card."""
+    out = []
+    for reading in readings:
+        centre = profile.to_table(reading.center)[0]
+        if at_trump_spot(profile, centre, trump_margin):
+            out.append(replace(completed_under_stock(reading, profile), face=Face.UP))
+        elif profile.in_play_area(centre):
+            out.append(replace(reading, face=Face.UP))
+        else:
+            out.append(reading)
+    return out
+
+
+def completed_under_stock(reading: Reading, profile: TableProfile) -> Reading:
+    """A card seen shorter than a card (the trump, partly under the stock) lengthened towards the stock."""
+    quad = profile.to_table(reading.corners)
+    centre = quad.mean(axis=0)
+    edges = np.roll(quad, -1, axis=0) - quad
+    lengths = np.linalg.norm(edges, axis=1)
+    along = int(np.argmax(lengths[:2]))
+    long_side = (lengths[along] + lengths[along + 2]) / 2
+    missing = max(profile.card_mm) - long_side
+    if missing <= 0:
+        return reading
+    axis = edges[along] / lengths[along]
+    towards = axis if float(np.dot(profile.layout.stock - centre, axis)) > 0 else -axis
+    near = (quad - centre) @ towards > 0
+    quad[near] += towards * missing
+    return replace(reading, corners=profile.to_image(quad))
+
+
 def make_see(
-    source: str, deck: str, profile: TableProfile, empty_table: np.ndarray | None = None
+    source: str,
+    deck: str,
+    profile: TableProfile,
+    empty_table: np.ndarray | None = None,
+    trump_margin: float = 30.0,
 ) -> tuple[See, str]:
     """Vision for the pipeline: frame -> named readings (image px), and the source used.
 
@@ -59,7 +99,7 @@ def make_see(
     def see(frame: np.ndarray) -> list[Reading]:
         found = detector.detect(frame) if detector is not None else []
         if proposer is not None:
-            found = merged(found, proposer.propose(frame), 0.5 * card_px)
+            found = merged(found, by_zone(proposer.propose(frame), profile, trump_margin), 0.5 * card_px)
         return identifier.identify(frame, found, references)
 
     return see, source

@@ -134,3 +134,13 @@ def test_choose_keeps_to_the_cards_the_rules_allow(identity, allowed, card, doub
     choice = choose(parsed, {Card.parse(c) for c in allowed}, RecogniseConfig())
     assert (None if choice.card is None else str(choice.card)) == card
     assert (choice.doubt is not None) == doubtful
+
+
+def test_the_first_card_played_tells_who_leads(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[1], "1C").hold(1).put("b", SPOT[0], "5C").hold(1)
+    assert script.kinds() == ["trump", "play", "play", "trick"]
+    assert [e.seat for e in script.events[1:3]] == [1, 0] and script.events[1].doubt is None
+    view = script.session.view()
+    assert view.record.first == 1 and view.state.tricks[0].winner == 1
+    assert view.record.events[0].card == Card.parse("3O")

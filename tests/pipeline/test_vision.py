@@ -1,0 +1,41 @@
+"""Making sense of change proposals by where they lie on the table."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.pipeline.vision import by_zone, completed_under_stock, merged
+from companion.table.profile import profile_from_corners
+from companion.vision.readings import Face, Reading
+
+SIDE = 640.0
+TABLE = profile_from_corners([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]], (640, 640), 2, (SIDE, SIDE))
+
+
+def box(x0: float, y0: float, x1: float, y1: float, face: Face = Face.DOWN) -> Reading:
+    return Reading(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), face, 0.8)
+
+
+def test_a_trump_card_half_under_the_stock_is_completed_towards_the_stock():
+    stock_x, stock_y = TABLE.layout.stock
+    seen = box(stock_x + 31, stock_y - 31, stock_x + 110, stock_y + 31)  # 79 of its 95 mm show
+    whole = completed_under_stock(seen, TABLE)
+    xs, ys = whole.corners[:, 0], whole.corners[:, 1]
+    assert np.isclose(xs.max() - xs.min(), max(TABLE.card_mm), atol=0.5)
+    assert np.isclose(xs.max(), stock_x + 110) and np.isclose(ys.max() - ys.min(), 62)
+    assert completed_under_stock(whole, TABLE).corners.tolist() == whole.corners.tolist()
+
+
+def test_cards_in_the_play_area_and_at_the_trump_spot_are_face_up_elsewhere_as_proposed():
+    stock_x, stock_y = TABLE.layout.stock
+    trick = box(290, 250, 351, 345)
+    trump = box(stock_x + 31, stock_y - 31, stock_x + 110, stock_y + 31)
+    pile = box(40, 560, 101, 630)  # a won pile by a seat
+    out = by_zone([trick, trump, pile], TABLE, 30.0)
+    assert [r.face for r in out] == [Face.UP, Face.UP, Face.DOWN]
+
+
+def test_merged_keeps_one_reading_per_card():
+    a, b = box(100, 100, 161, 195, Face.UP), box(300, 100, 361, 195)
+    again = box(103, 98, 163, 196)
+    assert merged([a], [again, b], 30.0) == [a, b]
