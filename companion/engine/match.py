@@ -42,6 +42,13 @@ def game_rules(record: MatchRecord, index: int) -> Rules:
     )
 
 
+def _game_totals(rules: Rules, state: GameState) -> list[int]:
+    """What a game adds to each side's points: card points, or a bidding family's contract scores."""
+    if state.contract is not None:
+        return list(state.contract.scores) or [0] * len(rules.teams)
+    return side_totals(rules, state.points)
+
+
 def replay_match(record: MatchRecord) -> MatchState:
     """Replay every game of a match and add up the standings."""
     rules, match = record.rules, record.match
@@ -66,10 +73,9 @@ def replay_match(record: MatchRecord) -> MatchState:
             )
         state = replay(GameRecord(game_rules(record, index), record.players, game.first, game.events))
         states.append(state)
-        totals = side_totals(rules, state.points)
+        totals = _game_totals(rules, state)
         points = [a + b for a, b in zip(points, totals, strict=True)]
-        if state.complete and state.winners:
-            side = rules.side_of(state.winners[0])
+        for side in sorted({rules.side_of(seat) for seat in state.winners} if state.complete else ()):
             won[side] += 2 if match.double_over_100 and totals[side] > 100 else 1
         decided = len(states) >= 4 if match.rotate_trump else max(won) >= match.target
     ranking = points if match.rotate_trump and match.decide_by == "points" else won
