@@ -101,7 +101,8 @@ def train_detector(
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int = 640) -> Path:
-    """Export a trained checkpoint to ONNX (static shape, opset 17) at ``out``."""
+    """Export a trained checkpoint to ONNX (opset 17) at ``out``, with dynamic input sizes so
+    frames need only be padded to a multiple of 32, not to a square."""
     _offline()
     from ultralytics import YOLO
 

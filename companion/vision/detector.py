@@ -41,13 +41,20 @@ class Letterbox:
         return (points - np.asarray(self.pad, np.float32)) / self.scale
 
 
-def letterbox(frame: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
-    """Fit a BGR frame into ``size`` x ``size`` (grey padding) as a float32 NCHW RGB tensor in [0, 1]."""
+def letterbox(
+    frame: np.ndarray, size: int, square: bool = True, stride: int = 32
+) -> tuple[np.ndarray, Letterbox]:
+    """Fit a BGR frame into the network input as a float32 NCHW RGB tensor in [0, 1].
+
+    The longer side becomes ``size``; the shorter is padded (grey) to ``size`` when ``square``,
+    else only up to a multiple of ``stride`` (models exported with dynamic shapes).
+    """
     h, w = frame.shape[:2]
     scale = min(size / h, size / w)
     nw, nh = round(w * scale), round(h * scale)
-    px, py = (size - nw) / 2, (size - nh) / 2
-    canvas = np.full((size, size, 3), 114, np.uint8)
+    out_w, out_h = (size, size) if square else (-(-nw // stride) * stride, -(-nh // stride) * stride)
+    px, py = (out_w - nw) / 2, (out_h - nh) / 2
+    canvas = np.full((out_h, out_w, 3), 114, np.uint8)
     top, left = round(py - 0.1), round(px - 0.1)
     canvas[top : top + nh, left : left + nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_LINEAR)
     tensor = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
@@ -119,6 +126,12 @@ def decode(output: np.ndarray, settings: DetectorSettings) -> tuple[np.ndarray, 
     return boxes[keep], scores[keep], classes[keep]
 
 
+def _metadata_imgsz(session) -> int:
+    """The training size ultralytics writes into an exported model's metadata (``imgsz: [640, 640]``)."""
+    text = session.get_modelmeta().custom_metadata_map.get("imgsz", "[640, 640]")
+    return max(int(v) for v in text.strip("[]").split(","))
+
+
 class Detector:
     """Finds cards (face up or down) in BGR frames with an exported YOLO-OBB ONNX model."""
 
@@ -127,7 +140,9 @@ class Detector:
         self.settings = settings
         model_input = session.get_inputs()[0]
         self.input_name = model_input.name
-        self.imgsz = int(model_input.shape[2])
+        height = model_input.shape[2]
+        self.square = isinstance(height, int)  # a dynamic input takes frames padded only to stride
+        self.imgsz = height if self.square else _metadata_imgsz(session)
 
     @classmethod
     def from_file(
@@ -154,7 +169,7 @@ class Detector:
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
             shape = getattr(frame, "shape", type(frame).__name__)
             raise MalformedInput(f"detector needs a BGR image (h, w, 3), got {shape}")
-        tensor, box = letterbox(frame, self.imgsz)
+        tensor, box = letterbox(frame, self.imgsz, self.square)
         output = self.session.run(None, {self.input_name: tensor})[0]
         boxes, scores, classes = decode(output, self.settings)
         corners = box.to_frame(xywhr_to_corners(boxes))

@@ -78,6 +78,12 @@ def test_letterbox_maps_back_to_frame_pixels() -> None:
     assert box.to_frame(np.array([[0.0, 40.0], [320.0, 280.0]])).tolist() == [[0, 0], [640, 480]]
 
 
+def test_letterbox_for_dynamic_models_pads_only_to_the_stride() -> None:
+    tensor, box = letterbox(np.zeros((1920, 1080, 3), np.uint8), 640, square=False)
+    assert tensor.shape == (1, 3, 640, 384)  # 1080 -> 360, padded to 384
+    assert box.pad == (12, 0)
+
+
 class _FakeSession:
     """Stands in for an ONNX Runtime session: one input of shape (1, 3, 320, 320), a fixed output."""
 
