@@ -44,7 +44,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     result.add_argument("round", type=int)
     result.add_argument("table", type=int)
     how = result.add_mutually_exclusive_group(required=True)
-    how.add_argument("--games", help="ids of the stored games of the match, comma separated")
+    how.add_argument(
+        "--games",
+        help='ids of its stored games, comma separated, or "auto": the complete games '
+        "between the two entrants not yet counted",
+    )
     how.add_argument("--score", help='games won, home-away, e.g. "2-1" (entered by hand)')
     result.add_argument("--points", help='card points, home-away, e.g. "190-170" (with --score)')
     standings = action("standings", "the table with tie-breakers")
@@ -101,9 +105,10 @@ def _new(store: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _updated(store: Any, args: argparse.Namespace) -> dict[str, Any]:
+    from companion.errors import MalformedInput
     from companion.tournament import add_entrant, next_round, record_result, withdraw
     from companion.tournament.model import Result
-    from companion.tournament.stored import load, register, result_from_games, save
+    from companion.tournament.stored import load, register, result_from_games, save, scored_games
 
     tournament = load(store, args.name)
     if args.action == "add-player":
@@ -115,8 +120,13 @@ def _updated(store: Any, args: argparse.Namespace) -> dict[str, Any]:
         tournament = next_round(tournament)
         save(store, tournament)
         return _pairings(store, args, only=len(tournament.rounds))
+    elif args.games == "auto":
+        ids = scored_games(store, tournament, args.round, args.table)
+        if not ids:
+            raise MalformedInput(f"no complete stored game for round {args.round}, table {args.table} yet")
+        tournament = result_from_games(store, tournament, args.round, args.table, ids)
     elif args.games:
-        ids = [int(game_id) for game_id in args.games.split(",")]
+        ids = [_game_id(part) for part in args.games.split(",")]
         tournament = result_from_games(store, tournament, args.round, args.table, ids)
     else:
         games = _pair_of_numbers(args.score, "--score")
@@ -124,6 +134,15 @@ def _updated(store: Any, args: argparse.Namespace) -> dict[str, Any]:
         tournament = record_result(tournament, args.round, args.table, Result(*games, *points, how="hand"))
     save(store, tournament)
     return {"name": tournament.name, "text": f"{tournament.name}: {args.action} done"}
+
+
+def _game_id(text: str) -> int:
+    from companion.errors import MalformedInput
+
+    try:
+        return int(text)
+    except ValueError:
+        raise MalformedInput(f'--games takes game ids like 12,13 or "auto", got {text!r}') from None
 
 
 def _pairings(store: Any, args: argparse.Namespace, only: int | None = None) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 from companion.engine import GameRecord
 from companion.errors import IllegalAction, MalformedInput
 from companion.store import Store
-from companion.tournament.games import PlayerStats, match_result, player_stats
+from companion.tournament.games import PlayerStats, match_result, player_stats, side_of_entrant
 from companion.tournament.model import Entrant, Tournament
 from companion.tournament.rounds import record_result
 from companion.tournament.serial import from_dict, to_dict
@@ -55,6 +55,29 @@ def result_from_games(
     games = [(game_id, GameRecord.from_dict(store.game_record(game_id))) for game_id in game_ids]
     result = match_result(tournament.entrant(pairing.home), tournament.entrant(pairing.away), games)
     return record_result(tournament, round_number, table, result)
+
+
+def scored_games(store: Store, tournament: Tournament, round_number: int, table: int) -> list[int]:
+    """Complete stored games between the pairing's two entrants not yet counted in this tournament."""
+    pairing = tournament.pairing(round_number, table)
+    if pairing.away is None:
+        return []
+    home, away = tournament.entrant(pairing.home), tournament.entrant(pairing.away)
+    used = {game_id for result in tournament.results.values() for game_id in result.games}
+    found = []
+    for game in store.games(status="complete"):
+        if game.id in used or len(game.header["players"]) != len(home.members) + len(away.members):
+            continue
+        if set(game.header["players"]) != {*home.members, *away.members}:
+            continue
+        record = GameRecord.from_dict(store.game_record(game.id))
+        try:
+            sides = {side_of_entrant(record, home), side_of_entrant(record, away)}
+        except MalformedInput:  # the pairs' members were mixed across the sides
+            continue
+        if len(sides) == 2:
+            found.append(game.id)
+    return found
 
 
 def game_records(store: Store, tournament: Tournament) -> dict[int, GameRecord]:
