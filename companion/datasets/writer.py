@@ -61,6 +61,10 @@ def _results(jobs: list[RenderJob], workers: int) -> Iterator[tuple[RenderJob, n
         yield from pool.imap(render_job, jobs, chunksize=4)
 
 
+def _write_tags(out: Path, tags: dict[str, list[list[str]]]) -> None:
+    (out / "tags.json").write_text(json.dumps(tags, indent=0, sort_keys=True))
+
+
 def write_dataset(
     out: Path, jobs: list[RenderJob], workers: int = 1, progress: bool = True
 ) -> dict[str, object]:
@@ -92,7 +96,9 @@ def write_dataset(
         counts["images"][job.split] += 1
         counts["cards"][job.split] += sum(label.cls == 0 for label in labels)
         counts["backs"][job.split] += sum(label.cls == 1 for label in labels)
-    (out / "tags.json").write_text(json.dumps(tags, indent=0, sort_keys=True))
+        if len(tags) % 100 == 0:  # a stopped render keeps the tags of what it wrote
+            _write_tags(out, tags)
+    _write_tags(out, tags)
     return counts
 
 
