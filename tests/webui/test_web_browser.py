@@ -156,6 +156,7 @@ def test_correct_a_misread_card_then_undo(
     assert shown_points(watcher) == misread_points
 
     sign_in(page, url)
+    page.screenshot(path=str(SCREENSHOTS / "corrections.png"))
     page.click(f'[data-flag] button.alt[data-card="{truth.card}"]')
     corrected = list(replay(prefix(full_record, last + 1)).points)
     assert corrected != misread_points

@@ -35,6 +35,7 @@ from companion.tournament.stored import (
     register,
     result_from_games,
     save,
+    scored_games,
     tournament_stats,
 )
 from webui.security import operator_required
@@ -96,7 +97,7 @@ def new() -> Response:
 
 @bp.get("/<name>/")
 def show(name: str) -> str:
-    return _render("tournaments/show.html", name)
+    return _render("tournaments/show.html", name, with_scored_games=True)
 
 
 @bp.get("/<name>/standings")
@@ -109,7 +110,7 @@ def bracket_page(name: str) -> str:
     return _render("tournaments/bracket.html", name)
 
 
-def _render(template: str, name: str) -> str:
+def _render(template: str, name: str, *, with_scored_games: bool = False) -> str:
     tournament = load(store(), name)
     rounds = bracket(tournament)
     context: dict[str, Any] = {
@@ -125,6 +126,8 @@ def _render(template: str, name: str) -> str:
         "total_rounds": total_rounds(tournament),
         "pending": {pairing.key for pairing in tournament.pending()},
     }
+    if with_scored_games:
+        context["scored"] = {p.key: scored_games(store(), tournament, *p.key) for p in tournament.pending()}
     return render_template(template, **context)
 
 
