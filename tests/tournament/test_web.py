@@ -54,6 +54,8 @@ def test_an_operator_runs_a_knockout_from_the_pages(operator, db):
     with Store.open(db) as store:
         seed = next(s for s in range(50) if replay(random_game("brisca-2", s, ["Ana", "Eva"])).winners)
         game_id = store.import_record(random_game("brisca-2", seed, ["Ana", "Eva"]).to_dict())
+    page = operator.get("/tournaments/Copa/").get_data(as_text=True)
+    assert f"Use the scored games {game_id}" in page
     post(operator, "/tournaments/Copa/result", round="2", table="1", games=str(game_id))
     page = operator.get("/tournaments/Copa/bracket").get_data(as_text=True)
     assert "Final" in page and "Winner:" in page
