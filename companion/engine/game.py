@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.cards import Card
 from companion.engine.events import Event
+from companion.engine.families.actions import BiddingActions
 from companion.engine.record import GameRecord
 from companion.engine.replay import replay
 from companion.engine.rules import Rules
@@ -38,7 +39,7 @@ def _cards(cards: Iterable[CardLike]) -> tuple[Card, ...]:
     return tuple(_card(card) for card in cards)
 
 
-class Game:
+class Game(BiddingActions):
     """A game in progress: an append-only record and the state it replays to."""
 
     def __init__(
