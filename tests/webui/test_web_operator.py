@@ -262,3 +262,11 @@ def test_a_lockout_holds_only_the_address_that_guessed(app: Flask) -> None:
         )
     response = operator.post("/operator", data={"pin": PIN, "csrf": csrf_of(operator)})
     assert response.status_code == 303
+
+
+def test_an_oversized_upload_is_refused(operator: FlaskClient, session: LiveSession) -> None:
+    before = session.view()
+    body = {"csrf": operator.csrf, "record": (io.BytesIO(b" " * (3 * 1024 * 1024)), "big.json")}  # type: ignore[attr-defined]
+    response = operator.post("/history/import", data=body, content_type="multipart/form-data")
+    assert response.status_code == 413 and "Traceback" not in response.get_data(as_text=True)
+    assert session.view() is before
