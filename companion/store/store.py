@@ -21,9 +21,8 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
-from companion.engine.events import event_from_dict
-from companion.engine.game import Game
-from companion.engine.record import MATCH_FORMAT, GameRecord, MatchRecord
+from companion.engine import Game, GameRecord, MatchRecord, event_from_dict
+from companion.engine.record import MATCH_FORMAT
 from companion.errors import IllegalAction, MalformedInput, UnknownName
 from companion.paths import data_dir
 from companion.store import schema
