@@ -49,11 +49,15 @@ def watch(port: int, clients: int, stop: StopEvent, ready: Any, results: Any) ->
     results.put(seen)
 
 
-def score_game(session: Any, events: Any, interval: float) -> tuple[dict[int, float], list[float]]:
+def score_game(
+    session: Any, events: Any, interval: float, label: str
+) -> tuple[dict[int, float], list[float]]:
     """Apply ``events`` one every ``interval`` s, as the pipeline would: (revision -> time, durations)."""
+    from tqdm import tqdm
+
     applied: dict[int, float] = {}
     costs: list[float] = []
-    for event in events:
+    for event in tqdm(events, desc=label, unit="event", leave=False):
         started = time.perf_counter()
         session.apply(lambda game, event=event: game.apply(event))
         costs.append(time.perf_counter() - started)
@@ -62,10 +66,10 @@ def score_game(session: Any, events: Any, interval: float) -> tuple[dict[int, fl
     return applied, costs
 
 
-def run_phase(session: Any, record: Any, interval: float) -> dict[str, Any]:
+def run_phase(session: Any, record: Any, interval: float, label: str) -> dict[str, Any]:
     session.load(type(record)(record.rules, record.players, record.first, ()))
     cpu, wall = time.process_time(), time.perf_counter()
-    applied, costs = score_game(session, record.events, interval)
+    applied, costs = score_game(session, record.events, interval, label)
     used = time.process_time() - cpu
     elapsed = time.perf_counter() - wall
     return {"applied": applied, "apply_ms": [c * 1000 for c in costs], "cpu_s": used, "wall_s": elapsed}
@@ -97,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     session = LiveSession()
     app = create_app({"SESSION": session, "SSE_HEARTBEAT_S": 1.0})
     server = Background(make_server(app, "127.0.0.1", 0, args.clients + 2))
-    quiet = run_phase(session, record, args.interval)
+    quiet = run_phase(session, record, args.interval, "nobody watching")
 
     context = mp.get_context("spawn")
     stop, ready, results = context.Event(), context.Semaphore(0), context.Queue()
@@ -109,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         ready.acquire(timeout=30)
     while session.subscribers < args.clients:
         time.sleep(0.05)
-    watched = run_phase(session, record, args.interval)
+    watched = run_phase(session, record, args.interval, f"{args.clients} watching")
     time.sleep(1.0)
     stop.set()
     seen = results.get(timeout=30)
