@@ -29,6 +29,7 @@ def page() -> str:
         view=view,
         presets=list(PRESETS),
         decks=deck_names(view.setup.deck),
+        options=rules_options(),
         corners=request.args.get("corners", _corners_text(view.setup.corners)),
     )
 
@@ -69,6 +70,17 @@ def detect_markers() -> Response:
         raise MalformedInput(f"the camera frame is not a readable JPEG ({len(latest[1])} bytes)")
     corners = profile_from_markers(image).table_corners_px()
     return redirect(url_for("setup.page", corners=_corners_text(tuple(map(tuple, corners)))), 303)
+
+
+def rules_options() -> dict[str, str]:
+    """Every rules option a game may set, with the values it takes (for the form's help)."""
+    from companion.engine.rules import CHOICES, OPTIONS
+
+    special = {"deck": "48 | 40 | 36 | 32", "trump_suit": "O | C | E | B | null"}
+    return {
+        name: special.get(name) or " | ".join(CHOICES.get(name, ("true", "false")))
+        for name in sorted(OPTIONS)
+    }
 
 
 def deck_names(current: str) -> list[str]:

@@ -182,3 +182,11 @@ def test_teams_are_scored_as_sides(rules: str, players: list[str], sides: list[s
     assert [side["points"] for side in board["sides"]] == list(state.team_points or state.points)
     assert sum(side["tricks"] for side in board["sides"]) == len(state.tricks)
     assert board["winners"] == list(dict.fromkeys(board["seat_names"][seat] for seat in state.winners))
+
+
+def test_the_new_game_form_lists_the_rules_options(client: FlaskClient) -> None:
+    from companion.engine.rules import OPTIONS
+
+    page = client.get("/new").get_data(as_text=True)
+    assert all(f"<code>{name}</code>" in page for name in OPTIONS)
+    assert "last-trick | more-cards | draw" in page
