@@ -124,7 +124,7 @@ class Chiamata(BiddingFamily):
         if problem is not None:
             table.issue(index, "bad-reveal", problem)
             return
-        table.receive(seat, card)
+        self.show(table, seat, (card,))
         if self.partner is None:
             self.partner, self.revealed = seat, index
 

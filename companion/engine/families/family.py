@@ -109,6 +109,12 @@ class BiddingFamily:
             f"{event.card} turned up, but in {self.rules.name} the trump suit is called",
         )
 
+    def show(self, table: Table, seat: int, cards: tuple[Card, ...]) -> None:
+        """Everyone saw ``cards`` go into (or lie in) the hand of ``seat``."""
+        for card in cards:
+            table.receive(seat, card)
+        table.shown.update(cards)
+
     def card_problem(self, table: Table, seat: int, cards: tuple[Card, ...]) -> str | None:
         """The first reason why ``seat`` cannot be holding ``cards``."""
         return next((problem for card in cards if (problem := table.card_problem(seat, card))), None)

@@ -84,8 +84,7 @@ class Remate(BiddingFamily):
             table.issue(index, "bad-talon", problem or "nobody bid")
             return
         self.talon = cards
-        for card in cards:
-            table.receive(bidder, card)
+        self.show(table, bidder, cards)
 
     def _discard(self, table: Table, index: int, event: Event) -> None:
         cards, bidder = event.cards or (), self.auction.winner
@@ -139,8 +138,7 @@ class Remate(BiddingFamily):
             return
         self.declared = seat
         table.points[seat] += DECLARATION
-        for card in cards:
-            table.receive(seat, card)
+        self.show(table, seat, tuple(cards))
 
     def observe(self, table: Table, index: int, event: Event) -> None:
         if event.type == "play" and len(table.tricks) == self.rules.tricks and self.last_trick is None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.cards import Suit
+from companion.cards import Card, Suit
 
 from .helpers import codes, play_out, state
 
@@ -66,6 +66,8 @@ def test_the_talon_is_shown_and_taken_and_the_discards_score_for_the_bidder():
     contract = game.contract
     assert [str(card) for card in contract.talon] == ["12C", "11C"] == [str(c) for c in contract.discards]
     assert game.points == (0, 4 + 3, 0) and game.trump_suit == Suit.OROS and game.to_play == 0
+    shown = state(REMATE, WON_BY_1 + "; talon 1 1O 3O").unseen
+    assert not {Card.parse("1O"), Card.parse("3O")} & shown and len(shown) == 30
     # the talon's cards are known in the bidder's hand; discards are out of play
     assert codes(state(REMATE, WON_BY_1 + "; talon 1 1O 3O; discard 1 12C 11C; call 1 /O; 0 1O")) == [
         (7, "bad-card")
