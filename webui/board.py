@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.cards import Card, UnknownCard, deck
-from companion.engine import Trick
+from companion.engine import GameState, Trick
 from companion.session import View
 from webui import i18n
 
@@ -64,6 +64,7 @@ def scoreboard(view: View, locale: str, *, for_json: bool = False) -> dict[str, 
         "unseen": [card_view(card, language) for card in deck(state.rules.deck) if card in state.unseen],
         "complete": state.complete,
         "winners": list(dict.fromkeys(names[seat] for seat in state.winners)),
+        "tie_break": _tie_break(state, sides),
         "issues": [issue.message for issue in state.issues],
         "flags": len(view.flags),
         "camera": view.camera.value,
@@ -117,6 +118,13 @@ def chart(sides: list[dict[str, Any]], tricks: tuple[Trick, ...], total: int) ->
         )
     half = CHART_H - CHART_PAD - (TOTAL_POINTS / 2) * y_scale
     return {"width": CHART_W, "height": CHART_H, "pad": CHART_PAD, "half": half, "series": series}
+
+
+def _tie_break(state: GameState, sides: list[dict[str, Any]]) -> str | None:
+    """The tie-break rule, when a finished game's top sides have equal points and one still won."""
+    totals = sorted((side["points"] for side in sides), reverse=True)
+    tied = state.complete and state.ended_by is None and len(totals) > 1 and totals[0] == totals[1]
+    return state.rules.tie_break if tied and state.winners else None
 
 
 def _sides(view: View, names: list[str], taken: list[int]) -> list[dict[str, Any]]:

@@ -190,3 +190,15 @@ def test_the_new_game_form_lists_the_rules_options(client: FlaskClient) -> None:
     page = client.get("/new").get_data(as_text=True)
     assert all(f"<code>{name}</code>" in page for name in OPTIONS)
     assert "last-trick | more-cards | draw" in page
+
+
+def test_a_tied_game_says_which_rule_decided_it() -> None:
+    games = (random_game("brisca-2", seed=seed, players=["Ana", "Luis"]) for seed in range(2000))
+    record = next(game for game in games if replay(game).points == (60, 60))  # the first seeded tie
+    state = replay(record)
+    assert len(state.winners) == 1
+    session = LiveSession()
+    session.load(record)
+    page = create_app({"SESSION": session}).test_client().get("/?lang=en").get_data(as_text=True)
+    winner = record.players[state.winners[0]]
+    assert f"Winner: {winner} (tied on points: the winner of the last trick wins)" in page
