@@ -55,7 +55,7 @@ def _chiamata_card(sim: _Simulation, family: Chiamata, caller: int) -> Card:
     rng, best = sim.rng, family.auction.best
     hand = frozenset(sim.hands[caller]) | hand_of(sim.table, caller)  # as dealt: buia calls after a trick
     if family.rules.a_punti or best is None or best.rank is None:
-        return rng.choice(sorted(set(deck(sim.rules.deck)) - hand, key=str))
+        return rng.choice(deck(sim.rules.deck))  # a card of its own: the caller plays alone
     if best.points is not None and best.rank != Rank.DOS:
         suits = [
             s for s in Suit if Card(Rank.DOS, s) in hand and obligated_card(hand, s) == Card(best.rank, s)
