@@ -146,21 +146,28 @@ class Recogniser:
             choice = choose(card.identity, set(state.unseen), self.config)
             if not self._decided(choice, card, t):
                 return None
-            assert choice.card is not None
+            self._roles[card.id] = "ignored"
+            if choice.card is None:  # no card at all: a shadow, an empty spot
+                return []
             self._apply(Event("trump", card=choice.card), choice, t)
             self._roles[card.id] = "trump"
             return [self._event("trump", t, f"trump card {choice.card}", card, choice)]
-        trump = state.face_up or state.trump_card
+        if state.face_up is None:  # the face-up card was drawn: what shows there now is no card
+            self._roles[card.id] = "ignored"
+            return []
+        trump = state.face_up
         swaps = [c for c in state.unseen if c.suit == trump.suit and c.rank in (Rank.SIETE, Rank.DOS)]
         choice = choose(card.identity, {trump, *swaps}, self.config)
-        if choice.card == trump or not self._decided(choice, card, t):
-            if choice.card == trump:
-                self._roles[card.id] = "trump"
-                return []
+        if choice.card == trump:  # the same card, seen anew
+            self._roles[card.id] = "trump"
+            return []
+        if not self._decided(choice, card, t):
             return None
-        assert choice.card is not None
-        seat = self._swap(choice, t)
         self._roles[card.id] = "trump"
+        if choice.card is None:  # neither the trump card nor a card that may replace it
+            self._roles[card.id] = "ignored"
+            return []
+        seat = self._swap(choice, t)
         if seat is None:
             why = choice.doubt or f"{choice.card} at the trump spot: no seat may swap it"
             flagged = replace(choice, doubt=why)
