@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help='ids of its stored games, comma separated, or "auto": the complete games '
         "between the two entrants not yet counted",
     )
+    how.add_argument(
+        "--record", type=Path, action="append", help="a game record file (repeat): stored, then counted"
+    )
     how.add_argument("--score", help='games won, home-away, e.g. "2-1" (entered by hand)')
     result.add_argument("--points", help='card points, home-away, e.g. "190-170" (with --score)')
     standings = action("standings", "the table with tie-breakers")
@@ -125,8 +128,10 @@ def _updated(store: Any, args: argparse.Namespace) -> dict[str, Any]:
         if not ids:
             raise MalformedInput(f"no complete stored game for round {args.round}, table {args.table} yet")
         tournament = result_from_games(store, tournament, args.round, args.table, ids)
-    elif args.games:
-        ids = [_game_id(part) for part in args.games.split(",")]
+    elif args.games or args.record:
+        ids = (
+            [_game_id(part) for part in args.games.split(",")] if args.games else _stored(store, args.record)
+        )
         tournament = result_from_games(store, tournament, args.round, args.table, ids)
     else:
         games = _pair_of_numbers(args.score, "--score")
@@ -134,6 +139,18 @@ def _updated(store: Any, args: argparse.Namespace) -> dict[str, Any]:
         tournament = record_result(tournament, args.round, args.table, Result(*games, *points, how="hand"))
     save(store, tournament)
     return {"name": tournament.name, "text": f"{tournament.name}: {args.action} done"}
+
+
+def _stored(store: Any, paths: list[Path]) -> list[int]:
+    """Store each game record file (checked by the engine); their new ids."""
+    from companion.engine import GameRecord, load_record
+    from companion.errors import MalformedInput
+
+    records = [load_record(path) for path in paths]
+    for path, record in zip(paths, records, strict=True):
+        if not isinstance(record, GameRecord):
+            raise MalformedInput(f"{path} is a match record: give the files of its games")
+    return [store.import_record(record.to_dict()) for record in records]
 
 
 def _game_id(text: str) -> int:

@@ -93,43 +93,41 @@ def test_a_knockout_from_scored_games_to_champion_stats_and_export(db, tmp_path,
     assert {row["name"]: row for row in again} == stats
 
 
-def test_hand_results_withdrawals_and_errors(db, capsys):
+def test_hand_results_record_files_withdrawals_and_errors(db, tmp_path, capsys):
+    liga = ["tournament", "result", "Liga"]
     companion(
-        capsys, "tournament", "new", "Liga", "--format", "league", "--db", db, "--pair", "Primos=Ana,Luis"
+        capsys, "tournament", "new", "Liga", "--format", "league", "--pair", "Primos=Ana,Luis", "--db", db
     )
     companion(capsys, "tournament", "add-player", "Liga", "Vecinas=Eva,Rosa", "--db", db)
     companion(capsys, "tournament", "add-player", "Liga", "Solo", "--db", db)
-    companion(capsys, "tournament", "next-round", "Liga", "--db", db)
-    pairing = companion(capsys, "tournament", "pairings", "Liga", "--db", db, "--json")["pairings"][0]
-    companion(
-        capsys,
-        "tournament",
-        "result",
-        "Liga",
-        "1",
-        str(pairing["table"]),
-        "--score",
-        "2-1",
-        "--points",
-        "190-170",
-        "--db",
-        db,
-    )
-    companion(capsys, "tournament", "withdraw", "Liga", "Solo", "--db", db)
+    first = companion(capsys, "tournament", "next-round", "Liga", "--db", db, "--json")["pairings"][0]
+    companion(capsys, *liga, "1", str(first["table"]), "--score", "2-1", "--points", "190-170", "--db", db)
     table = companion(capsys, "tournament", "standings", "Liga", "--db", db, "--json")["standings"]
-    assert (
-        table[0]["name"] == pairing["home"]
-        and table[0]["games_won"] == 2
-        and table[0]["point_difference"] == 20
-    )
+    assert (table[0]["name"], table[0]["games_won"], table[0]["point_difference"]) == (first["home"], 2, 20)
+
+    companion(capsys, "tournament", "withdraw", "Liga", "Solo", "--db", db)
+    meeting = None
+    while meeting is None:  # the round where the two pairs meet
+        paired = companion(capsys, "tournament", "next-round", "Liga", "--db", db, "--json")["pairings"]
+        meeting = next((p for p in paired if {p["home"], p["away"]} == {"Primos", "Vecinas"}), None)
+    members = {"Primos": ["Ana", "Luis"], "Vecinas": ["Eva", "Rosa"]}
+    home, away = members[meeting["home"]], members[meeting["away"]]
+    game = random_game("brisca-4", 9, [home[0], away[0], home[1], away[1]])
+    (tmp_path / "game.json").write_text(json.dumps(game.to_dict()))
+    where = [str(meeting["round"]), str(meeting["table"])]
+    companion(capsys, *liga, *where, "--record", str(tmp_path / "game.json"), "--db", db)
+
+    table = companion(capsys, "tournament", "standings", "Liga", "--db", db, "--json")["standings"]
     assert next(row for row in table if row["name"] == "Solo")["withdrawn"]
-    assert companion(capsys, "tournament", "list", "--db", db, "--json")["tournaments"] == ["Liga"]
     with Store.open(db) as store:
-        assert {team["name"]: team["members"] for team in store.teams()} == {
-            "Primos": ["Ana", "Luis"],
-            "Vecinas": ["Eva", "Rosa"],
-        }
-    assert main(["tournament", "result", "Liga", "1", "1", "--score", "two-one", "--db", db]) == 2
+        (stored,) = store.games()
+        assert store.game_record(stored.id) == game.to_dict()
+        assert {team["name"]: team["members"] for team in store.teams()} == members
+    played = [row for row in table if row["name"] in members]
+    by_hand = 190 * (first["home"] in members) + 170 * (first["away"] in members)
+    assert sum(row["points_for"] for row in played) == 120 + by_hand  # the stored game's 120 card points
+    assert companion(capsys, "tournament", "list", "--db", db, "--json")["tournaments"] == ["Liga"]
+    assert main([*liga, "1", "1", "--score", "two-one", "--db", db]) == 2
     assert "two-one" in capsys.readouterr().err
     assert main(["tournament", "new", "Liga", "--format", "swiss", "--db", db]) == 2
     assert "already exists" in capsys.readouterr().err
