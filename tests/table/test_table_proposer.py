@@ -9,7 +9,7 @@ from measure_proposer import iou, measure
 from table_scenes import SIZE_MM, card_corners_mm, render
 
 from companion.table.markers import find_markers
-from companion.table.profile import CARD_MM, profile_from_markers
+from companion.table.profile import CARD_MM, profile_from_corners, profile_from_markers
 from companion.table.proposer import ChangeProposer
 from companion.vision.readings import Face
 
@@ -49,6 +49,18 @@ def test_cards_side_by_side_are_split_by_the_known_card_size() -> None:
     assert len(readings) == 3
     for card in scene.cards_px:
         assert max(iou(r.corners, card) for r in readings) > 0.75
+
+
+def test_a_card_cut_in_two_by_a_cloth_coloured_band_is_merged_back() -> None:
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    frame = empty.copy()
+    frame[402:498, 419:481] = 240  # a card of 62 x 96 mm at the middle of the table...
+    frame[443:457] = empty[443:457]  # ...whose middle band looks exactly like the cloth
+    readings = ChangeProposer(profile, empty).propose(frame)
+    assert len(readings) == 1
+    truth = np.array([[419, 402], [481, 402], [481, 498], [419, 498]], np.float32)
+    assert iou(readings[0].corners, truth) > 0.85
 
 
 def test_without_a_reference_the_first_frame_is_the_empty_table() -> None:
