@@ -3,10 +3,10 @@
 import pytest
 
 from companion.cards import Card, Rank, Suit
-from companion.engine import GameRecord, random_game, replay
+from companion.engine import Event, GameRecord, random_game, replay
 from companion.engine.families.chiamata import obligated_card
 
-from .helpers import codes, play_out, state
+from .helpers import codes, play_out, record, state
 
 CHIAMATA = "chiamata-5"
 BUIA = {"preset": CHIAMATA, "options": {"buia": True}}
@@ -226,3 +226,11 @@ def test_each_scoring_outcome_of_random_games(rules, kind, made):
 def test_a_record_with_the_bidding_round_trips_through_json():
     game = random_game(BUIA, 3)
     assert GameRecord.from_dict(game.to_dict()) == game
+
+
+def test_bids_are_corrected_like_any_event():
+    auction = record(CHIAMATA, WON_BY_1)
+    raised = replay(auction.append(Event("amend", ref=1, rank=Rank.DOS, points=75)))
+    assert raised.contract.declarer == 1 and (raised.contract.target, raised.contract.multiplier) == (75, 2)
+    reopened = replay(auction.append(Event("void", ref=5)))  # seat 0 did not pass after all
+    assert reopened.contract.declarer is None and reopened.valid
