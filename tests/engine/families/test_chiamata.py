@@ -234,3 +234,12 @@ def test_bids_are_corrected_like_any_event():
     assert raised.contract.declarer == 1 and (raised.contract.target, raised.contract.multiplier) == (75, 2)
     reopened = replay(auction.append(Event("void", ref=5)))  # seat 0 did not pass after all
     assert reopened.contract.declarer is None and reopened.valid
+
+
+@pytest.mark.parametrize("rules", ["brisca-2", "chile-4"])
+def test_bidding_events_outside_the_bidding_families_are_reported(rules):
+    assert codes(state(rules, "bid 0 3; pass 1; call 0 /O")) == [
+        (0, "not-in-rules"),
+        (1, "not-in-rules"),
+        (2, "not-in-rules"),
+    ]
