@@ -77,13 +77,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _entrant(text: str) -> Any:
-    from companion.tournament import Entrant
-
-    name, _, members = text.partition("=")
-    return Entrant.of(name, [m.strip() for m in members.split(",") if m.strip()])
-
-
 def _pair_of_numbers(text: str, what: str) -> tuple[int, int]:
     from companion.errors import MalformedInput
 
@@ -95,10 +88,10 @@ def _pair_of_numbers(text: str, what: str) -> tuple[int, int]:
 
 
 def _new(store: Any, args: argparse.Namespace) -> dict[str, Any]:
-    from companion.tournament import new_tournament
+    from companion.tournament import Entrant, new_tournament
     from companion.tournament.stored import create
 
-    entrants = [_entrant(name) for name in [*args.player, *args.pair]]
+    entrants = [Entrant.parse(text) for text in [*args.player, *args.pair]]
     tournament = new_tournament(
         args.name, args.format, entrants, double=args.double, swiss_rounds=args.rounds,
         rules=args.rules, target=args.target,
@@ -109,13 +102,13 @@ def _new(store: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 def _updated(store: Any, args: argparse.Namespace) -> dict[str, Any]:
     from companion.errors import MalformedInput
-    from companion.tournament import add_entrant, next_round, record_result, withdraw
+    from companion.tournament import Entrant, add_entrant, next_round, record_result, withdraw
     from companion.tournament.model import Result
     from companion.tournament.stored import load, register, result_from_games, save, scored_games
 
     tournament = load(store, args.name)
     if args.action == "add-player":
-        tournament = add_entrant(tournament, _entrant(args.entrant))
+        tournament = add_entrant(tournament, Entrant.parse(args.entrant))
         register(store, tournament.entrants[-1])
     elif args.action == "withdraw":
         tournament = withdraw(tournament, args.entrant)

@@ -26,6 +26,12 @@ class Entrant:
             raise MalformedInput("an entrant needs a name, got an empty one")
         return cls(name, tuple(members) or (name,))
 
+    @classmethod
+    def parse(cls, text: str) -> Entrant:
+        """``"Ana"`` (a player) or ``"Primos=Ana,Luis"`` (a pair and its members)."""
+        name, _, members = text.partition("=")
+        return cls.of(name, [member.strip() for member in members.split(",") if member.strip()])
+
 
 @dataclass(frozen=True)
 class Pairing:

@@ -103,3 +103,20 @@ def test_bad_documents_are_rejected_with_the_reason():
         from_dict({key: value for key, value in document.items() if key != "entrants"})
     with pytest.raises(MalformedInput, match="'cup'"):
         new_tournament("Copa", "cup")
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "members"),
+    [
+        ("Ana", "Ana", ("Ana",)),
+        (" Primos = Ana, Luis ", "Primos", ("Ana", "Luis")),
+        ("Solo=", "Solo", ("Solo",)),
+    ],
+)
+def test_entrants_are_read_from_one_line(text, name, members):
+    assert Entrant.parse(text) == Entrant(name, members)
+
+
+def test_an_entrant_needs_a_name():
+    with pytest.raises(MalformedInput, match="name"):
+        Entrant.parse("=Ana,Luis")

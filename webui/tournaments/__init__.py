@@ -54,11 +54,6 @@ def store() -> Store:
     return opened
 
 
-def _entrant(line: str) -> Entrant:
-    name, _, members = line.partition("=")
-    return Entrant.of(name, [member.strip() for member in members.split(",") if member.strip()])
-
-
 def _number(field: str, default: int | None = None) -> int:
     text = request.form.get(field, "").strip()
     if not text and default is not None:
@@ -82,7 +77,7 @@ def index() -> str:
 @operator_required
 def new() -> Response:
     form = request.form
-    entrants = [_entrant(line) for line in form.get("entrants", "").splitlines() if line.strip()]
+    entrants = [Entrant.parse(line) for line in form.get("entrants", "").splitlines() if line.strip()]
     rounds = form.get("rounds", "").strip()
     tournament = new_tournament(
         form.get("name", ""), form.get("format", ""), entrants, double=form.get("double") == "on",
@@ -150,7 +145,7 @@ def export(name: str) -> Response:
 @bp.post("/<name>/entrants")
 @operator_required
 def add(name: str) -> Response:
-    tournament = add_entrant(load(store(), name), _entrant(request.form.get("entrant", "")))
+    tournament = add_entrant(load(store(), name), Entrant.parse(request.form.get("entrant", "")))
     register(store(), tournament.entrants[-1])
     save(store(), tournament)
     return _back(name)
