@@ -326,6 +326,14 @@ class Store:
         with self.engine.connect() as connection:
             return [_evidence(row._asdict()) for row in connection.execute(query)]
 
+    def tampered_evidence(self, game_id: int) -> list[Evidence]:
+        """The game's evidence whose file is missing or no longer matches its recorded sha256."""
+        return [
+            item
+            for item in self.evidence(game_id)
+            if not item.path.is_file() or hashlib.sha256(item.path.read_bytes()).hexdigest() != item.sha256
+        ]
+
     # tournaments
 
     def save_tournament(self, document: Mapping[str, Any]) -> int:

@@ -127,6 +127,11 @@ def test_evidence_is_written_with_its_hash_once(store):
     assert item.sha256 == hashlib.sha256(content).hexdigest()
     assert hashlib.sha256(item.path.read_bytes()).hexdigest() == item.sha256
     assert store.evidence(game) == [item]
+    assert store.tampered_evidence(game) == []
+    second = store.add_evidence(game, b"another snapshot", trick=4)
+    second.path.write_bytes(b"edited afterwards")
+    item.path.unlink()
+    assert store.tampered_evidence(game) == [item, second]
 
 
 def test_tournament_documents_are_saved_by_name(store):
