@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.engine import Game
+from companion.engine import Game, random_game, replay
 from companion.errors import IllegalAction, MalformedInput
 
 
@@ -48,3 +48,13 @@ def test_a_remate_auction_talon_discards_and_trumps_played_live():
     game.call(0, suit="O")
     assert game.state.points == (11, 0, 0) and game.can_declare(2, ["11O", "12O"])
     assert not game.can_play(0, "1O")  # discarded
+
+
+@pytest.mark.parametrize("rules", ["chiamata-5", "chile-4", "chile-remate-3"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_event_of_a_random_game_is_accepted_live(rules, seed):
+    record = random_game(rules, seed)
+    game = Game(rules, record.players, record.first)
+    for event in record.events:
+        game.apply(event)  # checked: raises IllegalAction if the rules refuse it
+    assert game.state == replay(record) and game.state.complete
