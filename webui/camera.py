@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, render_template
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import NotFound, ServiceUnavailable
 
+from companion.errors import IllegalAction
 from webui.live import live_session
 
 bp = Blueprint("camera", __name__)
@@ -30,9 +31,14 @@ def still() -> Response:
 
 @bp.get("/camera.mjpg")
 def mjpeg() -> Response:
-    """Every new frame as a part of a multipart stream; waits quietly while there is none."""
+    """Every new frame as a part of a multipart stream; waits quietly while there is none.
+    A camera viewer holds a server thread like a scoreboard watcher, so it counts as one."""
     session = live_session()
     wait_s = float(current_app.config["SSE_HEARTBEAT_S"])
+    try:
+        watcher = session.subscribe()
+    except IllegalAction as error:
+        raise ServiceUnavailable(str(error)) from None
 
     def parts() -> Iterator[bytes]:
         seen = 0
@@ -48,8 +54,10 @@ def mjpeg() -> Response:
                 + b"\r\n"
             )
 
-    return Response(
+    response = Response(
         parts(),
         mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
         headers={"Cache-Control": "no-store"},
     )
+    response.call_on_close(lambda: session.unsubscribe(watcher))
+    return response

@@ -112,10 +112,14 @@ def test_camera_frames_and_status(client: FlaskClient, session: LiveSession) -> 
     stream = client.get("/camera.mjpg", buffered=False)
     assert stream.mimetype == "multipart/x-mixed-replace"
     first = next(iter(stream.response))
+    assert session.subscribers == 1  # a camera viewer counts as a watcher
     assert first.startswith(b"--frame\r\nContent-Type: image/jpeg") and first.endswith(
         b"\xff\xd8frame\xff\xd9\r\n"
     )
     stream.close()
+    assert session.subscribers == 0
+    session.max_subscribers = 0
+    assert client.get("/camera.mjpg").status_code == 503
     session.set_camera(CameraStatus.LOST, "USB unplugged")
     page = client.get("/?lang=en").get_data(as_text=True)
     assert 'data-camera="lost"' in page and "Camera lost: USB unplugged" in page
