@@ -45,19 +45,20 @@ def resolve_flag(flag_id: int) -> Response:
     session = live_session()
     ref = session.flag(flag_id).seq
     do = request.form.get("do", "")
-    actions: dict[str, Action | None] = {
-        "confirm": None,
-        "void": lambda game: game.void(ref),
-    }
-    if do == "pick":
+    action: Action | None
+    if do == "confirm":
+        action = None
+    elif do == "void":
+        action = lambda game: game.void(ref)  # noqa: E731
+    elif do == "pick":
         card = Card.parse(request.form.get("card", ""))
-        actions["pick"] = lambda game: game.amend(ref, card=card)
-    if do == "move":
+        action = lambda game: game.amend(ref, card=card)  # noqa: E731
+    elif do == "move":
         seat = parse_seat(request.form.get("seat", ""), session.view().state.rules.seats)
-        actions["move"] = lambda game: game.amend(ref, seat=seat)
-    if do not in actions:
+        action = lambda game: game.amend(ref, seat=seat)  # noqa: E731
+    else:
         raise MalformedInput(f"unknown correction {do!r}: confirm, pick, move or void")
-    session.resolve(flag_id, actions[do])
+    session.resolve(flag_id, action)
     return _done()
 
 
