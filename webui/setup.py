@@ -41,9 +41,6 @@ def start() -> Response:
     players = parse_players(form.get("players", ""))
     rules = parse_rules(form.get("rules", ""), form.get("options", ""))
     first = _int(form.get("first", "0"), "first seat")
-    seats = rules_for(rules).seats
-    if not 0 <= first < seats:
-        raise MalformedInput(f"first seat {first} is not a seat of {rules!r} (0..{seats - 1})")
     deck = form.get("deck", "").strip()
     if deck not in deck_names(live_session().view().setup.deck):
         raise MalformedInput(f"unknown deck {deck!r}")
