@@ -28,6 +28,7 @@ class RecogniseConfig:
     """How table changes and the rules become game events."""
 
     trump_margin: float = 30.0  # the trump card sticks out from the stock zone by up to this much
+    play_margin: float = 40.0  # a card this far outside the play area still counts as played
     sure: float = 0.6  # a consistent reading at least this probable is taken at once
     margin: float = 0.25  # ... if it leads the next consistent card by this much
     min_mass: float = 0.2  # below this, vision is sure of a card the rules exclude: doubtful

@@ -148,8 +148,8 @@ def watch(
     with Capture(options.source, options.mode, on_status=camera_changed) as capture:
         frames = capture.frames(timeout=1.0)
         profile, first = find_table(frames, options, len(options.players))
-        margin = options.config.recognise.trump_margin
-        see, vision = make_see(options.vision, options.deck, profile, first.image, margin)
+        zones = options.config.recognise
+        see, vision = make_see(options.vision, options.deck, profile, first.image, zones)
         evidence = options.evidence
         if evidence is None and options.record is not None:
             evidence = options.record.with_name(f"{options.record.stem}-evidence")

@@ -36,8 +36,6 @@ class Zones(Protocol):
 
     def nearest_seat(self, point_mm: tuple[float, float] | np.ndarray) -> int: ...
 
-    def in_play_area(self, point_mm: tuple[float, float] | np.ndarray) -> bool: ...
-
 
 @dataclass(frozen=True)
 class Recognised:
@@ -76,6 +74,12 @@ def at_trump_spot(zones: Zones, point_mm: tuple[float, float] | np.ndarray, marg
     sticks out from under the stock."""
     offset = np.abs(np.asarray(point_mm, dtype=np.float64) - zones.layout.stock)
     return bool(np.all(offset <= zones.stock_half_mm + margin))
+
+
+def in_play(zones: Zones, point_mm: tuple[float, float] | np.ndarray, margin: float) -> bool:
+    """Whether a point lies in the play area, or within ``margin`` mm of it (a card tossed a bit far)."""
+    offset = np.asarray(point_mm, dtype=np.float64) - zones.layout.play_center
+    return bool(np.linalg.norm(offset) <= zones.layout.play_radius + margin)
 
 
 def choose(identity: Alternatives, allowed: Collection[Card], config: RecogniseConfig) -> Choice:
@@ -128,7 +132,7 @@ class Recogniser:
         for card in sorted(new, key=lambda c: c.still_since):
             if at_trump_spot(self.zones, card.position, self.config.trump_margin):
                 out += self._at_trump_spot(card, table.t) or []
-            elif self.zones.in_play_area(card.position):
+            elif in_play(self.zones, card.position, self.config.play_margin):
                 events = self._played(card, table.t)
                 if events is None:  # a doubtful card is watched longer; later cards wait their turn
                     break

@@ -10,7 +10,8 @@ from typing import Final
 import numpy as np
 
 from companion.errors import MalformedInput
-from companion.pipeline.recognise import at_trump_spot
+from companion.pipeline.config import RecogniseConfig
+from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reading
@@ -31,16 +32,16 @@ def merged(first: Sequence[Reading], second: Sequence[Reading], min_distance: fl
     return [*first, *extra]
 
 
-def by_zone(readings: Sequence[Reading], profile: TableProfile, trump_margin: float) -> list[Reading]:
+def by_zone(readings: Sequence[Reading], profile: TableProfile, config: RecogniseConfig) -> list[Reading]:
     """Change proposals made sense of by where they lie: in the play area and at the trump spot
     cards lie face up (paper colour alone, cream or aged, is a poor hint), and the trump card's
     quad is completed under the stock, so the identifier sees the whole card."""
     out = []
     for reading in readings:
         centre = profile.to_table(reading.center)[0]
-        if at_trump_spot(profile, centre, trump_margin):
+        if at_trump_spot(profile, centre, config.trump_margin):
             out.append(replace(completed_under_stock(reading, profile), face=Face.UP))
-        elif profile.in_play_area(centre):
+        elif in_play(profile, centre, config.play_margin):
             out.append(replace(reading, face=Face.UP))
         else:
             out.append(reading)
@@ -70,7 +71,7 @@ def make_see(
     deck: str,
     profile: TableProfile,
     empty_table: np.ndarray | None = None,
-    trump_margin: float = 30.0,
+    zones: RecogniseConfig | None = None,
 ) -> tuple[See, str]:
     """Vision for the pipeline: frame -> named readings (image px), and the source used.
 
@@ -88,6 +89,7 @@ def make_see(
     if source == "auto":
         source = "both" if default_detector_path().is_file() else "changes"
 
+    zones = zones or RecogniseConfig()
     references = load_deck(deck)
     identifier = Identifier.from_file()
     detector = load_detector() if source != "changes" else None
@@ -99,7 +101,7 @@ def make_see(
     def see(frame: np.ndarray) -> list[Reading]:
         found = detector.detect(frame) if detector is not None else []
         if proposer is not None:
-            found = merged(found, by_zone(proposer.propose(frame), profile, trump_margin), 0.5 * card_px)
+            found = merged(found, by_zone(proposer.propose(frame), profile, zones), 0.5 * card_px)
         return identifier.identify(frame, found, references)
 
     return see, source

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.vision import by_zone, completed_under_stock, merged
 from companion.table.profile import profile_from_corners
 from companion.vision.readings import Face, Reading
@@ -31,7 +32,7 @@ def test_cards_in_the_play_area_and_at_the_trump_spot_are_face_up_elsewhere_as_p
     trick = box(290, 250, 351, 345)
     trump = box(stock_x + 31, stock_y - 31, stock_x + 110, stock_y + 31)
     pile = box(40, 560, 101, 630)  # a won pile by a seat
-    out = by_zone([trick, trump, pile], TABLE, 30.0)
+    out = by_zone([trick, trump, pile], TABLE, RecogniseConfig())
     assert [r.face for r in out] == [Face.UP, Face.UP, Face.DOWN]
 
 
