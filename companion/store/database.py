@@ -14,7 +14,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
@@ -22,6 +22,8 @@ from companion.errors import MalformedInput
 from companion.paths import PROJECT_ROOT, data_dir
 
 MIGRATIONS_DIR = PROJECT_ROOT / "migrations"
+MIGRATION_LOCK = "companion_migration_lock"
+PG_MIGRATION_LOCK_KEY = 0x6272_6973  # any constant shared by every process of the product
 SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=FULL",
@@ -55,6 +57,13 @@ def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
     for pragma in SQLITE_PRAGMAS:
         cursor.execute(pragma)
     cursor.close()
+    dbapi_connection.isolation_level = None  # transactions begin where SQLAlchemy says (_begin_sqlite)
+
+
+def _begin_sqlite(connection: Connection) -> None:
+    """Every transaction, DDL included, is a real SQLite transaction; migrations take the write lock first."""
+    immediate = connection.get_execution_options().get(MIGRATION_LOCK, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def connect(url: str | None) -> Engine:
@@ -65,6 +74,7 @@ def connect(url: str | None) -> Engine:
             Path(resolved.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(resolved, connect_args={"timeout": 30})
         event.listen(engine, "connect", _tune_sqlite)
+        event.listen(engine, "begin", _begin_sqlite)
         return engine
     return create_engine(resolved, pool_pre_ping=True)
 
@@ -89,10 +99,20 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def upgrade(engine: Engine) -> None:
-    """Migrate the schema to the newest revision (a no-op when it is already there)."""
-    if current_revision(engine) == head_revision():
+    """Migrate the schema to the newest revision (a no-op when it is already there).
+
+    One transaction, holding a lock (SQLite's write lock, a PostgreSQL advisory lock), so
+    processes opening a new database at the same moment migrate it once, one after the other.
+    """
+    head = head_revision()
+    if current_revision(engine) == head:
         return
     config = _alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    with engine.connect() as connection:
+        connection.execution_options(**{MIGRATION_LOCK: True})
+        with connection.begin():
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_MIGRATION_LOCK_KEY})
+            if MigrationContext.configure(connection).get_current_revision() != head:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")

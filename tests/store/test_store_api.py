@@ -1,4 +1,6 @@
 import hashlib
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
@@ -170,3 +172,19 @@ def test_concurrent_appends_get_distinct_contiguous_positions(store):
     assert sorted(positions) == list(range(len(events)))
     stored = store.events(game)
     assert [stored[seq] for seq in positions] == events
+
+
+def test_processes_opening_a_new_database_at_once_migrate_it_once(db_url, tmp_path):
+    opener = (
+        "import sys; from companion.store import Store; Store.open(*sys.argv[1:2], evidence_dir=sys.argv[2])"
+    )
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", opener, db_url, str(tmp_path)], stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
+    errors = [process.communicate(timeout=120)[1] for process in processes]
+    assert [process.returncode for process in processes] == [0, 0, 0, 0], errors
+    with Store.open(db_url, evidence_dir=tmp_path) as store:
+        assert current_revision(store.engine) == head_revision()
