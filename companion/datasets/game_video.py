@@ -124,8 +124,8 @@ class GameFilm:
             stock_at = self.profile.layout.stock
             if self.table.trump is not None:
                 self._draw_card(canvas, self.table.trump)
-            for i in range(min(self.table.stock, 12)):
-                jitter = np.array([0.3 * i, -0.4 * i])
+            for i in range(min(self.table.stock, 3)):  # from above a pile looks the same, however high
+                jitter = np.array([0.6 * i, -0.8 * i])
                 self._draw_card(canvas, _Sprite(self.back, stock_at + jitter, 0.05 * np.sin(i)))
             for sprite in self.table.resting.values():
                 self._draw_card(canvas, sprite)

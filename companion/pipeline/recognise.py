@@ -208,6 +208,10 @@ class Recogniser:
         choice = choose(card.identity, playable(state), self.config)
         if not self._decided(choice, card, t):
             return None
+        out = self._swap_behind_play(card, seat, t)
+        if out:
+            state = self.session.view().state
+            choice = choose(card.identity, playable(state), self.config)
         lies_at = self.zones.nearest_seat(card.position)
         if lies_at != seat and not state.tricks and not state.current:
             state, seat = self._first_is(lies_at), lies_at
@@ -221,7 +225,7 @@ class Recogniser:
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
         name = state.players[seat]
-        out = [self._event("play", t, f"{name} plays {choice.card}", card, choice, seat)]
+        out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         after = self.session.view().state
         if len(after.tricks) > tricks_before:
             out.append(self._trick_done(after, t))
@@ -229,6 +233,24 @@ class Recogniser:
             self._over = True
             out.append(Recognised("game-over", t, _result(after), game=self.game))
         return out
+
+    def _swap_behind_play(self, card: TableCard, seat: int, t: float) -> list[Recognised]:
+        """``seat`` plays the face-up trump card: it must have swapped it, unseen (under a hand).
+        The swap is added when vision is sure of the card and the rules let it happen now."""
+        state = self.session.view().state
+        face_up = state.face_up
+        if face_up is None or state.stock == 0 or card.probability(face_up) < self.config.sure:
+            return []
+        takers = [c for c in state.unseen if c.suit == face_up.suit and c.rank in (Rank.SIETE, Rank.DOS)]
+        for taker in takers:
+            choice = Choice(taker, card.probability(face_up), None, ())
+            try:
+                self._apply(Event("swap", seat=seat, card=taker), choice, t)
+            except IllegalAction:
+                continue
+            text = f"{state.players[seat]} swapped {face_up} for {taker} (seen when the {face_up} was played)"
+            return [self._event("swap", t, text, card, choice, seat)]
+        return []
 
     def _first_is(self, seat: int) -> GameState:
         """The first card of the game lies before ``seat``: that seat leads (the record is restarted

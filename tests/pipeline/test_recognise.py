@@ -144,3 +144,13 @@ def test_the_first_card_played_tells_who_leads(seen):
     view = script.session.view()
     assert view.record.first == 1 and view.state.tricks[0].winner == 1
     assert view.record.events[0].card == Card.parse("3O")
+
+
+def test_a_swap_hidden_by_a_hand_is_inferred_when_the_old_trump_card_is_played(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "12O").hold(1)
+    script.put("a", SPOT[0], "1C").hold(1).put("b", SPOT[1], "5C").hold(1).take("a", "b").hold(2)
+    script.put("c", SPOT[0], "12O").hold(1.5)  # seat 0 leads with the card still shown under the stock
+    assert script.kinds()[-2:] == ["swap", "play"]
+    assert (script.events[-2].seat, str(script.events[-2].card)) == (0, "7O")
+    assert script.events[-1].card == Card.parse("12O") and script.events[-1].doubt is None
+    assert script.state.face_up == Card.parse("7O") and script.session.view().flags == ()
