@@ -5,15 +5,18 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import delete, insert, inspect, update
+from sqlalchemy.exc import DBAPIError
 
 from companion.engine import MatchRecord, random_game
 from companion.errors import IllegalAction, MalformedInput, UnknownName
 from companion.store import Store
-from companion.store.database import current_revision, head_revision, resolve_url
-from companion.store.schema import metadata
+from companion.store.database import MIGRATIONS_DIR, connect, current_revision, head_revision, resolve_url
+from companion.store.schema import events, games, metadata
 
 TRUMP = {"type": "trump", "card": "4O"}
 PLAY = {"type": "play", "seat": 0, "card": "1C"}
@@ -188,3 +191,30 @@ def test_processes_opening_a_new_database_at_once_migrate_it_once(db_url, tmp_pa
     assert [process.returncode for process in processes] == [0, 0, 0, 0], errors
     with Store.open(db_url, evidence_dir=tmp_path) as store:
         assert current_revision(store.engine) == head_revision()
+
+
+def test_the_database_refuses_to_rewrite_or_delete_events(store):
+    game = store.create_game("brisca-2", ["Ana", "Luis"])
+    store.append_event(game, TRUMP)
+    for statement in (update(events).values(payload="{}"), delete(events)):
+        with pytest.raises(DBAPIError, match="append-only"), store.engine.begin() as connection:
+            connection.execute(statement)
+    assert store.events(game) == [TRUMP]
+
+
+def test_a_database_of_an_older_revision_is_upgraded_with_its_data(db_url, tmp_path):
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    engine = connect(db_url)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(
+            insert(games).values(
+                header={"players": ["Ana", "Luis"]}, status="live", created_at=datetime.now(UTC)
+            )
+        )
+    engine.dispose()
+    with Store.open(db_url, evidence_dir=tmp_path) as store:
+        assert current_revision(store.engine) == head_revision() != "0001"
+        assert [game.header["players"] for game in store.games()] == [["Ana", "Luis"]]
