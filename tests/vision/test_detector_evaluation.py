@@ -1,0 +1,108 @@
+"""Scoring the detector: oriented-box IoU, matching, and the rendered and real-frame reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.training.evaluation import evaluate_real, evaluate_rendered, match, polygon_iou, read_labels
+from companion.vision.readings import Face, Reading
+
+SQUARE = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
+
+
+def _shift(dx: float) -> np.ndarray:
+    return SQUARE + np.float32([dx, 0])
+
+
+def test_polygon_iou() -> None:
+    assert polygon_iou(SQUARE, SQUARE) == pytest.approx(1.0)
+    assert polygon_iou(SQUARE, _shift(5)) == pytest.approx(50 / 150)
+    assert polygon_iou(SQUARE, _shift(20)) == 0.0
+
+
+def test_match_pairs_each_truth_with_at_most_one_prediction() -> None:
+    truth = [SQUARE, _shift(30)]
+    predicted = [_shift(1), _shift(0.5), _shift(60)]
+    assert match(predicted, truth) == [0, -1]
+
+
+class _Oracle:
+    """A detector that reads the label files: what a perfect model would answer."""
+
+    def __init__(self, data: Path, drop_faces: bool = False) -> None:
+        self.data, self.drop_faces, self.calls = data, drop_faces, 0
+
+    def detect(self, frame: np.ndarray) -> list[Reading]:
+        h, w = frame.shape[:2]
+        stem = f"{self.calls:06d}"
+        self.calls += 1
+        labels = read_labels(self.data / "labels" / "val" / f"{stem}.txt", w, h)
+        return [
+            Reading(c, Face.UP if k == 0 else Face.DOWN, 0.9)
+            for k, c in labels
+            if not (self.drop_faces and k == 0)
+        ]
+
+
+@pytest.fixture
+def rendered(tmp_path: Path) -> Path:
+    for folder in ("images/val", "labels/val"):
+        (tmp_path / folder).mkdir(parents=True)
+    boxes = [
+        (0, SQUARE * [4, 6] + [10, 10]),
+        (0, SQUARE * [4, 6] + [100, 20]),
+        (1, SQUARE * [4, 6] + [10, 100]),
+    ]
+    tags = {}
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / "images" / "val" / f"{i:06d}.jpg"), np.zeros((200, 200, 3), np.uint8))
+        lines = [" ".join([str(k), *(f"{v / 200:.6f}" for v in c.ravel())]) for k, c in boxes]
+        (tmp_path / "labels" / "val" / f"{i:06d}.txt").write_text("\n".join(lines) + "\n")
+        tags[f"val/{i:06d}"] = [["trump"], ["hand"], []]
+    (tmp_path / "tags.json").write_text(json.dumps(tags))
+    return tmp_path
+
+
+def test_a_perfect_detector_scores_one(rendered: Path) -> None:
+    report = evaluate_rendered(_Oracle(rendered), rendered).to_dict()
+    assert report["images"] == 2
+    assert report["card"] == {"recall": 1.0, "precision": 1.0, "truth": 4, "found": 4}
+    assert report["trump"] == {"recall": 1.0, "truth": 2}
+    assert report["hand"] == {"recall": 1.0, "truth": 2}
+    assert report["back"]["recall"] == 1.0
+
+
+def test_missed_faces_count_against_recall_only(rendered: Path) -> None:
+    report = evaluate_rendered(_Oracle(rendered, drop_faces=True), rendered).to_dict()
+    assert report["card"]["recall"] == 0.0 and report["card"]["found"] == 0
+    assert report["trump"]["recall"] == 0.0 and report["back"]["precision"] == 1.0
+
+
+def test_real_frames_compare_face_up_counts_with_the_hand_counted_range(tmp_path: Path) -> None:
+    for name in ("a.jpg", "b.jpg"):
+        cv2.imwrite(str(tmp_path / name), np.zeros((40, 30, 3), np.uint8))
+    counts = {"a.jpg": {"face_up_min": 2, "face_up_max": 2}, "b.jpg": {"face_up_min": 1, "face_up_max": 1}}
+    (tmp_path / "counts.json").write_text(json.dumps(counts))
+
+    class TwoUp:
+        def detect(self, frame: np.ndarray) -> list[Reading]:
+            return [
+                Reading(SQUARE, Face.UP, 0.9),
+                Reading(SQUARE, Face.UP, 0.8),
+                Reading(SQUARE, Face.DOWN, 0.7),
+            ]
+
+    report = evaluate_real(TwoUp(), tmp_path)
+    assert report["in_range"] == 1 and report["total"] == 2
+    assert report["frames"][0] == {
+        "frame": "a.jpg",
+        "face_up": 2,
+        "backs": 1,
+        "expected": [2, 2],
+        "in_range": True,
+    }
