@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from render_helpers import FACE, flat_card
+from render_helpers import FACE, flat_card, magenta
 
 from companion.datasets.camera import apply_camera_effects, project, tilted_homography
 from companion.datasets.compose import card_corners, place_card, polygon_mask, procedural_back
@@ -33,17 +33,12 @@ def test_card_corners_start_on_a_short_edge() -> None:
     assert corners.mean(0) == pytest.approx([100, 80], abs=1e-3)
 
 
-def _magenta(image: np.ndarray) -> np.ndarray:
-    b, g, r = (image[:, :, i].astype(int) for i in range(3))
-    return (np.minimum(b, r) - g) > 60
-
-
 def test_place_card_draws_exactly_inside_its_corners() -> None:
     canvas = np.zeros((200, 240, 3), np.uint8)
     corners = card_corners((120, 100), 60, np.radians(25))
     place_card(canvas, flat_card(FACE), corners)
     inside = polygon_mask(canvas.shape, corners)
-    drawn = _magenta(canvas)
+    drawn = magenta(canvas)
     assert np.count_nonzero(drawn & ~inside) < 0.01 * inside.sum()  # nothing outside but anti-aliasing
     assert np.count_nonzero(drawn & inside) > 0.97 * inside.sum()  # rounded corners are all that's missing
 
@@ -59,7 +54,7 @@ def test_label_corners_follow_the_camera() -> None:
     place_card(plane, flat_card(FACE), corners)
     image = cv2.warpPerspective(plane, to_image, size)
     label = polygon_mask(image.shape, project(to_image, corners))
-    drawn = _magenta(image)
+    drawn = magenta(image)
     iou = np.count_nonzero(label & drawn) / np.count_nonzero(label | drawn)
     assert iou > 0.93
 

@@ -5,16 +5,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from render_helpers import magenta
 
 from companion.datasets.compose import polygon_mask
 from companion.datasets.decks import DeckImages
 from companion.datasets.scene import MIN_VISIBLE, render_scene
 from companion.errors import MalformedInput
-
-
-def _magenta(image: np.ndarray) -> np.ndarray:
-    b, g, r = (image[:, :, i].astype(int) for i in range(3))
-    return (np.minimum(b, r) - g) > 60
 
 
 def test_same_seed_same_scene(flat_deck: DeckImages) -> None:
@@ -32,7 +28,7 @@ def test_face_up_labels_lie_on_face_up_cards(flat_deck: DeckImages, seed: int) -
     """Each face-up label covers card face; no card with 30% or more of it in view goes unlabelled."""
     scene = render_scene(np.random.default_rng(seed), [flat_deck], size=(480, 360))
     h, w = scene.image.shape[:2]
-    face = _magenta(scene.image)
+    face = magenta(scene.image)
     labelled = np.zeros((h, w), bool)
     card_area = 0.0
     for label in scene.labels:
