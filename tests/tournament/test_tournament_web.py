@@ -47,7 +47,7 @@ def post(client, url: str, **data):
 def test_an_operator_runs_a_knockout_from_the_pages(operator, db):
     post(operator, "/tournaments/", name="Copa", format="knockout", entrants="Ana\nLuis\nEva\n")
     post(operator, "/tournaments/Copa/next-round")
-    page = operator.get("/tournaments/Copa/").get_data(as_text=True)
+    page = operator.get("/tournaments/Copa/?lang=en").get_data(as_text=True)  # English from now on
     assert "Ana" in page and "bye" in page and "Semi-final" in page
     post(operator, "/tournaments/Copa/result", round="1", table="2", home_games="0", away_games="1")
     post(operator, "/tournaments/Copa/next-round")
@@ -73,8 +73,9 @@ def test_viewers_read_but_cannot_change(app, operator):
     token = csrf(viewer)
     assert viewer.post("/tournaments/Liga/next-round", data={"csrf": token}).status_code == 403
     assert viewer.post("/tournaments/Liga/next-round").status_code == 403
-    page = viewer.get("/tournaments/Liga/").get_data(as_text=True)
-    assert "Pair the next round" not in page and "Liga" in page
+    page = viewer.get("/tournaments/Liga/").get_data(as_text=True)  # Spanish, the default
+    assert "Clasificación" in page and "Liga" in page
+    assert "Emparejar la siguiente ronda" not in page and "Pair the next round" not in page
     with viewer.get("/tournaments/static/tournaments.css") as css:
         assert css.status_code == 200 and b"@media print" in css.data
 
@@ -90,3 +91,13 @@ def test_mistakes_are_explained_and_change_nothing(operator):
     )
     assert response.status_code == 400
     assert operator.get("/tournaments/Nada/").status_code == 400
+
+
+def test_the_pages_speak_spanish_and_english(app, operator):
+    post(operator, "/tournaments/", name="Copa", format="knockout", entrants="Ana\nLuis\nEva\nRosa\nPepe")
+    post(operator, "/tournaments/Copa/next-round")
+    viewer = app.test_client()
+    spanish = viewer.get("/tournaments/Copa/bracket").get_data(as_text=True)
+    assert all(word in spanish for word in ("Cuartos de final", "Semifinal", "Final", "descansa", "Cuadro"))
+    english = viewer.get("/tournaments/Copa/bracket?lang=en").get_data(as_text=True)
+    assert all(word in english for word in ("Quarter-final", "Semi-final", "Final", "bye", "Bracket"))

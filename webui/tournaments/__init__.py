@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, g, redirect, render_template, request, url_for
 
 from companion.errors import MalformedInput
 from companion.store import Store
@@ -26,7 +26,7 @@ from companion.tournament import (
     total_rounds,
     withdraw,
 )
-from companion.tournament.bracket import bracket, round_name
+from companion.tournament.bracket import bracket
 from companion.tournament.serial import standings_csv
 from companion.tournament.stored import (
     create,
@@ -39,11 +39,17 @@ from companion.tournament.stored import (
     tournament_stats,
 )
 from webui.security import operator_required
+from webui.tournaments.words import round_title, words
 
 bp = Blueprint(
     "tournaments", __name__, url_prefix="/tournaments", template_folder="templates",
     static_folder="static", static_url_path="/static",
 )  # fmt: skip
+
+
+@bp.context_processor
+def _vocabulary() -> dict[str, Any]:
+    return {"w": words(g.locale)}
 
 
 def store() -> Store:
@@ -111,8 +117,8 @@ def _render(template: str, name: str, *, with_scored_games: bool = False) -> str
     context: dict[str, Any] = {
         "tournament": tournament,
         "rounds": rounds,
-        "round_title": lambda n: (
-            round_name(n, len(rounds)) if tournament.format == "knockout" else f"Round {n}"
+        "round_title": lambda n: round_title(
+            words(g.locale), n, len(rounds), tournament.format == "knockout"
         ),
         "table": standings(tournament),
         "stats": tournament_stats(store(), tournament),
