@@ -119,4 +119,4 @@ def homography_from_markers(image: np.ndarray, size_mm: tuple[float, float]) -> 
             image_points.append(point_px)
             table_points.append(expected[np.argmin(np.linalg.norm(expected - point_mm, axis=1))])
     homography, _ = cv2.findHomography(np.array(image_points), np.array(table_points), 0)
-    return homography / homography[2, 2]
+    return np.asarray(homography / homography[2, 2], dtype=np.float64)

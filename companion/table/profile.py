@@ -99,7 +99,7 @@ class TableProfile:
 
     def rectify_matrix(self, px_per_mm: float) -> np.ndarray:
         """The homography image px -> rectified table image at ``px_per_mm``."""
-        return np.diag([px_per_mm, px_per_mm, 1.0]) @ self.homography
+        return np.asarray(np.diag([px_per_mm, px_per_mm, 1.0]) @ self.homography, dtype=np.float64)
 
     def rectify(self, frame: np.ndarray, px_per_mm: float = 1.0) -> np.ndarray:
         """The table seen from straight above, ``px_per_mm`` pixels per mm, top-left corner at (0, 0)."""
@@ -134,8 +134,8 @@ class TableProfile:
         return replace(self, layout=preset_layout(players, self.size_mm))
 
     def to_dict(self) -> dict[str, object]:
-        def rounded(array: np.ndarray) -> list[float] | list[list[float]]:
-            return np.round(array, 3).tolist()
+        def rounded(array: np.ndarray) -> list[Any]:
+            return list(np.round(array, 3).tolist())
 
         return {
             "format": FORMAT,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import cv2
 import numpy as np
@@ -32,6 +33,11 @@ class ProposerConfig:
     min_fill: float = 0.85  # contour area / rectangle area below which a blob is not a card (a hand)
     background_rate: float = 0.03  # how fast unchanged pixels refresh the background
     white_fraction_up: float = 0.3  # share of bright unsaturated pixels that says "face up"
+
+
+def _scalar(per_channel: np.ndarray) -> Any:
+    """OpenCV's per-channel scalar (a 4-tuple): multiplying by it is three times faster than numpy."""
+    return (*per_channel.tolist(), 0.0)
 
 
 @dataclass(frozen=True)
@@ -80,14 +86,16 @@ class ChangeProposer:
         gain = np.median(current[sample].reshape(-1, 3), axis=0) / np.maximum(
             np.median(self._background[sample].reshape(-1, 3), axis=0), 1.0
         )
-        difference = cv2.absdiff(current, cv2.multiply(self._background, (*gain.tolist(), 0.0)))
+        difference = cv2.absdiff(current, cv2.multiply(self._background, _scalar(gain)))
         blue, green, red = cv2.split(difference)
         distance = cv2.medianBlur(cv2.max(cv2.max(blue, green), red), 5)  # quiets noise, keeps edges
-        mask = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
+        mask: np.ndarray = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1].astype(
+            np.uint8
+        )
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         still = (cv2.dilate(mask, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
-        unlit = cv2.multiply(current, (*(1.0 / gain).tolist(), 0.0))
+        unlit = cv2.multiply(current, _scalar(1.0 / gain))
         cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         return table, mask
 
