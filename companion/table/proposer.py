@@ -81,21 +81,19 @@ class ChangeProposer:
         table = self._rectify(frame)
         if self._background is None:
             self._background = table.astype(np.float32)
-        current = table.astype(np.float32)
         sample = (slice(None, None, 7), slice(None, None, 7))  # the median of every 49th pixel is plenty
-        gain = np.median(current[sample].reshape(-1, 3), axis=0) / np.maximum(
+        gain = np.median(table[sample].reshape(-1, 3), axis=0) / np.maximum(
             np.median(self._background[sample].reshape(-1, 3), axis=0), 1.0
         )
-        difference = cv2.absdiff(current, cv2.multiply(self._background, _scalar(gain)))
+        expected = cv2.multiply(self._background, _scalar(gain), dtype=cv2.CV_8U)
+        difference = cv2.absdiff(table, expected)
         blue, green, red = cv2.split(difference)
         distance = cv2.medianBlur(cv2.max(cv2.max(blue, green), red), 5)  # quiets noise, keeps edges
-        mask: np.ndarray = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1].astype(
-            np.uint8
-        )
+        mask: np.ndarray = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         still = (cv2.dilate(mask, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
-        unlit = cv2.multiply(current, _scalar(1.0 / gain))
+        unlit = cv2.multiply(table, _scalar(1.0 / gain))
         cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         return table, mask
 
