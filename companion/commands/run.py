@@ -8,12 +8,14 @@ from pathlib import Path
 
 def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by ``run``, ``demo`` and ``eval video``: the deck, the table, the vision."""
-    parser.add_argument("--deck", default="fournier-1878", help="deck style to recognise")
+    parser.add_argument(
+        "--deck", help="deck style to recognise (default fournier-1878, or the rendered video's deck)"
+    )
     parser.add_argument("--calibration", type=Path, help="table profile (default: find the corner markers)")
     parser.add_argument(
         "--table-mm",
         default=None,
-        help="table size W,H in mm, for the corner markers (default 900,900 or the video's timeline.json)",
+        help="table size W,H in mm, for the corner markers (default 900,900, or the rendered video's)",
     )
     parser.add_argument(
         "--vision",

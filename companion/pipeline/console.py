@@ -12,6 +12,8 @@ from companion.pipeline.live import Outcome, WatchOptions, watch
 from companion.pipeline.recognise import Recognised
 from companion.session import LiveSession
 
+#: The deck recognised when none is named (and the video says nothing).
+DEFAULT_DECK = "fournier-1878"
 #: Player names when none are given.
 DEFAULT_NAMES = ("A", "B", "C", "D", "E", "F")
 
@@ -35,14 +37,15 @@ def options_from_args(args: argparse.Namespace, source: str | Path) -> WatchOpti
         names = tuple(name.strip() for name in args.players.split(","))
     if len(names) != rules.seats:
         raise MalformedInput(f"{args.rules} seats {rules.seats} players: got {len(names)} names {names}")
-    table_mm = _pair(args.table_mm) if args.table_mm else video_table_mm(source) or DEFAULT_TABLE_MM
+    film = rendered_with(source)
+    table_mm = _pair(args.table_mm) if args.table_mm else tuple(film.get("table_mm", DEFAULT_TABLE_MM))
     live = str(source).isdigit() or "://" in str(source)
     mode = args.mode or ("latest" if live else "realtime")
     return WatchOptions(
         source=int(source) if str(source).isdigit() else source,
         rules=args.rules,
         players=names,
-        deck=args.deck,
+        deck=args.deck or film.get("deck", DEFAULT_DECK),
         calibration=args.calibration,
         table_mm=table_mm,
         record=getattr(args, "record", None),
@@ -52,13 +55,10 @@ def options_from_args(args: argparse.Namespace, source: str | Path) -> WatchOpti
     )
 
 
-def video_table_mm(source: str | Path) -> tuple[float, float] | None:
-    """The table size a rendered video was made with, from the ``timeline.json`` beside it."""
+def rendered_with(source: str | Path) -> dict[str, object]:
+    """How a rendered game video was made (deck, table size), from the ``timeline.json`` beside it."""
     timeline = Path(str(source)).with_name("timeline.json")
-    if not timeline.is_file():
-        return None
-    width, height = json.loads(timeline.read_text())["table_mm"]
-    return float(width), float(height)
+    return json.loads(timeline.read_text()) if timeline.is_file() else {}
 
 
 def printer(as_json: bool):  # type: ignore[no-untyped-def]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from statistics import median
 from typing import Any
 
-from companion.engine import GameRecord, replay
+from companion.engine import GameRecord, GameState, replay
 from companion.pipeline.recognise import Recognised
 
 #: Events that go through the engine (and can be flagged or wrong).
@@ -46,7 +46,7 @@ def compare(
         "winners_right": sum(a.winner == b.winner for a, b in tricks),
         "trump_right": got is not None and got.trump_card == expected.trump_card,
         "points_right": got is not None and got.points == expected.points,
-        "winner_right": got is not None and got.complete and got.winners == expected.winners,
+        "winner_right": got is not None and _outcome(got) == _outcome(expected),
         "events": len(mine),
         "flagged": sum(e.doubt is not None for e in mine),
         "wrong": wrong,
@@ -54,6 +54,10 @@ def compare(
         "median_delay_s": round(median(delays), 3) if delays else None,
         "delays_s": [round(d, 3) for d in delays],
     }
+
+
+def _outcome(state: GameState) -> tuple[bool, tuple[int, ...]]:
+    return state.complete, state.winners
 
 
 def _key(event: Any) -> tuple[object, object, object]:
