@@ -14,6 +14,7 @@ wall-clock capture time (``time.time()``) for live sources.
 
 from __future__ import annotations
 
+import http.client
 import queue
 import threading
 import time
@@ -31,6 +32,8 @@ import numpy as np
 from companion.errors import MalformedInput, MissingResource, RecognitionFailure
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
+#: What a source may raise when it cannot be opened or breaks off; a live one is then reopened.
+_SOURCE_ERRORS = (OSError, http.client.HTTPException, cv2.error, RecognitionFailure, MissingResource)
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,8 @@ class Mode(Enum):
 
 class _Reader(Protocol):
     def read(self) -> tuple[np.ndarray, float] | None:
-        """The next image and its media time, or None when the source ended or failed."""
+        """The next image and its media time; None when the source ended, one of ``_SOURCE_ERRORS``
+        when it broke off."""
 
     def close(self) -> None: ...
 
@@ -127,10 +131,7 @@ class _MjpegReader:
                 if image is not None:
                     return image, time.monotonic() - self._start
                 continue
-            try:
-                chunk = self._response.read1(65536)
-            except OSError:
-                return None
+            chunk = self._response.read1(65536)
             if not chunk:
                 return None
             kept = self._buffer[start:] if start >= 0 else self._buffer[-1:]  # a JPEG start may straddle
@@ -196,6 +197,7 @@ class Capture:
         self.dropped = 0
         self.reconnects = 0
         self.last_error = ""
+        self._index = 0
         self._thread = threading.Thread(target=self._run, name=f"capture {source}", daemon=True)
         self._thread.start()
 
@@ -213,26 +215,17 @@ class Capture:
 
     def _run(self) -> None:
         wait = self._backoff[0]
-        index = 0
         while not self._stop.is_set():
             try:
                 reader = self._open()
-            except (OSError, RecognitionFailure, MissingResource) as error:
-                self.last_error = str(error)
-                reader = None
-            if reader is not None:
                 self._set_status(Status.OK)
-                paced = not self.live and self.mode is not Mode.FAST
-                started, first_t = time.monotonic(), None
-                while not self._stop.is_set() and (got := reader.read()) is not None:
-                    image, media_t = got
-                    first_t = media_t if first_t is None else first_t
-                    if paced:
-                        self._stop.wait(max(0.0, started + media_t - first_t - time.monotonic()))
-                    self._deliver(Frame(image, time.time() if self.live else media_t, index))
-                    index += 1
-                    wait = self._backoff[0]
-                reader.close()
+                try:
+                    if self._stream(reader):
+                        wait = self._backoff[0]
+                finally:
+                    reader.close()
+            except _SOURCE_ERRORS as error:
+                self.last_error = f"{self.source}: {error}"
             if not self.live or self._stop.is_set():
                 break
             self._set_status(Status.RECONNECTING)
@@ -242,6 +235,19 @@ class Capture:
         self._set_status(Status.ENDED)
         if self.mode is not Mode.LATEST:
             self._put(None)
+
+    def _stream(self, reader: _Reader) -> bool:
+        """Deliver the reader's frames until it ends or the capture closes; whether any came."""
+        paced = not self.live and self.mode is not Mode.FAST
+        started, first_t = time.monotonic(), None
+        while not self._stop.is_set() and (got := reader.read()) is not None:
+            image, media_t = got
+            first_t = media_t if first_t is None else first_t
+            if paced:
+                self._stop.wait(max(0.0, started + media_t - first_t - time.monotonic()))
+            self._deliver(Frame(image, time.time() if self.live else media_t, self._index))
+            self._index += 1
+        return first_t is not None
 
     def _put(self, item: Frame | None) -> None:
         while not self._stop.is_set():

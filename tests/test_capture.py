@@ -92,6 +92,17 @@ def test_bad_sources_and_modes_are_refused(
         Capture(source.format(video=video), mode)
 
 
+def test_a_missing_camera_is_retried_without_holding_up_the_consumer() -> None:
+    with Capture(97, backoff=(0.05, 0.1), timeout_s=0.5) as capture:
+        started = time.monotonic()
+        assert capture.read(timeout=0.2) is None
+        assert time.monotonic() - started < 1.0
+        assert _wait_for(lambda: capture.reconnects >= 2)
+        assert capture.status is Status.RECONNECTING
+        assert "97" in capture.last_error
+    assert capture.status is Status.ENDED
+
+
 class _Mjpeg(BaseHTTPRequestHandler):
     """Streams numbered JPEG frames, multipart, as a phone camera app does."""
 
@@ -158,6 +169,7 @@ def test_mjpeg_stream_is_reconnected_with_backoff_after_the_camera_goes_away(por
 
         _stop(server)
         assert _wait_for(lambda: capture.status is Status.RECONNECTING)
+        assert _wait_for(lambda: f"127.0.0.1:{port}" in capture.last_error)
         capture.read(timeout=0.0)  # the last frame from before, if not yet taken
         started = time.monotonic()
         assert capture.read(timeout=0.3) is None
