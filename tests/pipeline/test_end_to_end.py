@@ -19,13 +19,13 @@ def test_a_short_rendered_game_is_recognised_card_for_card(tmp_path):
 
     from companion.datasets.game_video import first_tricks, write_game_video
     from companion.vision.decks import load_deck
-    from companion.vision.reader import load_detector
+    from companion.vision.identifier import Identifier
 
     try:
         load_deck("fournier-1878")
-        load_detector()
+        Identifier.from_file()
     except (MissingResource, LookupError) as missing:
-        pytest.skip(f"vision models not shipped yet: {missing}")
+        pytest.skip(f"identifier not shipped yet: {missing}")
     truth = first_tricks(random_game("brisca-2", seed=21), 3)
     summary = write_game_video(truth, "fournier-1878", 21, tmp_path / "film")
     options = WatchOptions(
