@@ -7,7 +7,8 @@ regions are cleaned with morphology; each contour's minimum-area rectangle is
 kept when its sides match the known card size, split when it holds a row of
 cards, and small fragments that together make one card are merged. Proposals
 come back as :class:`~companion.vision.readings.Reading` in image pixels, with
-no identity; the face is a hint from colour (faces are mostly white).
+no identity; the face is only a hint from colour (a mostly white card is face up),
+unreliable on decks printed on cream paper.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ class ProposerConfig:
     min_fill: float = 0.85  # contour area / rectangle area below which a blob is not a card (a hand)
     background_rate: float = 0.03  # how fast unchanged pixels refresh the background
     white_fraction_up: float = 0.3  # share of bright unsaturated pixels that says "face up"
+
+
+#: Fragments (parts of a card smaller than a card) tried for merging, largest first.
+MAX_FRAGMENTS = 12
 
 
 def _scalar(per_channel: np.ndarray) -> Any:
@@ -146,12 +151,17 @@ class ChangeProposer:
         return boxes
 
     def _merged(self, fragments: list[np.ndarray]) -> list[_Box]:
-        """Boxes made of two or three fragments that together have a card's size."""
+        """Boxes made of two or three fragments, near each other, that together have a card's size."""
+        fragments = sorted(fragments, key=cv2.contourArea, reverse=True)[:MAX_FRAGMENTS]
+        centres = [fragment.reshape(-1, 2).mean(axis=0) for fragment in fragments]
+        reach = float(np.hypot(*self._card))
         boxes: list[_Box] = []
         used: set[int] = set()
         for count in (2, 3):
             for group in combinations(range(len(fragments)), count):
-                if used.intersection(group):
+                if used.intersection(group) or any(
+                    np.linalg.norm(centres[a] - centres[b]) > reach for a, b in combinations(group, 2)
+                ):
                     continue
                 union = np.vstack([fragments[i] for i in group])
                 hull = cv2.convexHull(union)
