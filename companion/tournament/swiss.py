@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from companion.errors import IllegalAction
-
 
 def pair_round(
     ranked: Sequence[str],
@@ -16,21 +14,26 @@ def pair_round(
     """Pair ``ranked`` (best first) for one round; an odd count gives one bye (away None).
 
     Within a score group the top half meets the bottom half; an entrant floats down to the
-    next group only when no opponent of its own group is left that it has not met. Raises
-    :class:`IllegalAction` when every pairing would repeat a match.
+    next group only when no opponent of its own group is left that it has not met. When every
+    pairing would repeat a match (few entrants left after withdrawals), rematches are allowed.
     """
     players = list(ranked)
-    if len(players) % 2 == 0:
-        paired = _pair(players, score, met)
-        if paired is not None:
-            return paired
-    else:
+    for allowed in (met, _never):
+        if len(players) % 2 == 0:
+            paired = _pair(players, score, allowed)
+            if paired is not None:
+                return paired
+            continue
         candidates = [name for name in reversed(players) if not had_bye(name)] or list(reversed(players))
         for bye in candidates:
-            paired = _pair([name for name in players if name != bye], score, met)
+            paired = _pair([name for name in players if name != bye], score, allowed)
             if paired is not None:
                 return [*paired, (bye, None)]
-    raise IllegalAction(f"no Swiss pairing without rematches among {', '.join(players)}")
+    raise AssertionError("pairing without a history always succeeds")
+
+
+def _never(_a: str, _b: str) -> bool:
+    return False
 
 
 def _pair(

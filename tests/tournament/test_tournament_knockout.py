@@ -1,5 +1,5 @@
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from tournament_helpers import names, play_out
 
@@ -8,6 +8,7 @@ from companion.tournament import Result, champion, new_tournament, next_round, r
 from companion.tournament.knockout import bracket_size, first_round, seed_order
 
 
+@settings(derandomize=True)
 @given(st.integers(min_value=1, max_value=7))
 def test_seed_order_keeps_top_seeds_apart(power):
     size = 2**power
@@ -18,6 +19,7 @@ def test_seed_order_keeps_top_seeds_apart(power):
     assert order.index(1) < size // 2 <= order.index(2)  # 1 and 2 meet only in the final
 
 
+@settings(derandomize=True)
 @given(st.integers(min_value=2, max_value=40))
 def test_byes_go_to_the_top_seeds(count):
     players = [f"S{i:02d}" for i in range(1, count + 1)]

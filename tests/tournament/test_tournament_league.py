@@ -2,7 +2,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from tournament_helpers import names, play_out
 
@@ -11,6 +11,7 @@ from companion.tournament import new_tournament, next_round, standings, total_ro
 from companion.tournament.league import round_robin
 
 
+@settings(derandomize=True)
 @given(st.integers(min_value=2, max_value=15), st.booleans())
 def test_round_robin_meets_everyone_once_per_leg(count, double):
     players = [f"P{i}" for i in range(count)]
@@ -27,6 +28,7 @@ def test_round_robin_meets_everyone_once_per_leg(count, double):
     assert byes == (Counter(dict.fromkeys(players, legs)) if count % 2 else Counter())
 
 
+@settings(derandomize=True)
 @given(st.integers(min_value=3, max_value=12))
 def test_home_and_away_are_balanced_and_swapped_in_the_return_leg(count):
     players = [f"P{i}" for i in range(count)]

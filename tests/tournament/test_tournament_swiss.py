@@ -1,16 +1,14 @@
 from collections import Counter
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tournament_helpers import names, play_out
 
-from companion.errors import IllegalAction
 from companion.tournament import new_tournament, standings
 from companion.tournament.swiss import pair_round
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, derandomize=True)
 @given(st.integers(min_value=3, max_value=16), st.integers(min_value=0, max_value=10_000))
 def test_swiss_never_repeats_a_match_and_gives_a_bye_at_most_once(count, seed):
     tournament = play_out(new_tournament("Suizo", "swiss", names(count)), seed=seed)
@@ -43,9 +41,11 @@ def test_a_rematch_floats_the_pair_apart():
     assert frozenset("AB") not in {frozenset(p) for p in pairs}
 
 
-def test_no_pairing_without_rematches_is_an_error():
-    with pytest.raises(IllegalAction, match="A, B"):
-        pair_round(["A", "B"], lambda _: 0.0, lambda a, b: True, lambda name: False)
+def test_a_rematch_only_when_nothing_else_is_left():
+    assert pair_round(["A", "B"], lambda _: 0.0, lambda a, b: True, lambda name: False) == [("A", "B")]
+    met = {frozenset("AB"), frozenset("CD"), frozenset("AC"), frozenset("BD")}
+    pairs = pair_round(["A", "B", "C", "D"], lambda _: 0.0, lambda a, b: frozenset((a, b)) in met, bool)
+    assert {frozenset(p) for p in pairs} == {frozenset("AD"), frozenset("BC")}
 
 
 def test_withdrawn_entrants_are_not_paired_again():
@@ -55,3 +55,9 @@ def test_withdrawn_entrants_are_not_paired_again():
     later = [p for p in tournament.pairings() if p.round >= 2 and "P03" in p.sides]
     assert later == []
     assert next(line for line in standings(tournament) if line.name == "P03").withdrawn
+
+
+def test_after_withdrawals_the_last_two_may_meet_again():
+    tournament = play_out(new_tournament("Suizo", "swiss", names(3)), seed=0, withdraw_at={2: "P03"})
+    (first, _bye), (second,) = tournament.rounds
+    assert set(first.sides) == set(second.sides) == {"P01", "P02"}
