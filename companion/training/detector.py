@@ -46,7 +46,11 @@ def _checkpoint_every(minutes: float):
 
     def on_train_batch_end(trainer) -> None:
         if time.monotonic() - state["saved"] >= minutes * 60:
-            trainer.save_model()
+            fitness, trainer.fitness = trainer.fitness, None  # not validated: keep best.pt as it is
+            try:
+                trainer.save_model()
+            finally:
+                trainer.fitness = fitness
             state["saved"] = time.monotonic()
 
     return on_train_batch_end
