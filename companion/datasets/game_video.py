@@ -176,7 +176,8 @@ class GameFilm:
         centre = self.profile.layout.play_center
         towards = self.profile.layout.seats[seat] - centre
         towards /= np.linalg.norm(towards)
-        distance = self.profile.layout.play_radius * self.rng.uniform(0.7, 0.85)
+        near, far = (0.7, 0.85) if len(self.record.players) == 2 else (0.9, 1.0)  # apart, around the centre
+        distance = self.profile.layout.play_radius * self.rng.uniform(near, far)
         jitter = self.rng.normal(0, 6, 2)
         angle = float(np.arctan2(towards[1], towards[0]) - np.pi / 2 + self.rng.normal(0, 0.15))
         return centre + towards * distance + jitter, angle
