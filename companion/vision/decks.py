@@ -1,0 +1,289 @@
+"""Deck styles the identifier knows: their references, how to teach one, where they live.
+
+Teaching a deck takes one image per card (``1O.png`` .. ``12B.png``, scans or photos),
+renders augmented views of each as a camera would see them (perspective, light, blur,
+noise, JPEG, occlusion at the edges, a misaligned crop), and keeps the mean embedding
+of each card in both orientations. Only these embeddings are stored, never the images.
+Shipped decks live in ``models/decks/``; taught ones in the user's data folder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cards import Card
+from companion.errors import MalformedInput, MissingResource, UnknownName
+from companion.paths import data_dir, models_dir
+from companion.vision.identifier import CROP_HEIGHT, CROP_WIDTH, IDENTITIES, Identifier, rectify
+
+TEACH_VIEWS = 24
+"""Augmented views per card when teaching (each also read upside down)."""
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
+_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class DeckReferences:
+    """What teaching derives from a deck: embeddings of its cards, in both orientations.
+
+    ``owners[k]`` is the index in ``cards`` of the card that ``embeddings[k]`` stands for.
+    """
+
+    name: str
+    cards: tuple[Card, ...]
+    embeddings: np.ndarray
+    owners: np.ndarray
+    origin: str
+    source: str
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        meta = {"name": self.name, "source": self.source}
+        with path.open("wb") as file:
+            np.savez_compressed(
+                file,
+                cards=np.array([str(c) for c in self.cards]),
+                embeddings=self.embeddings.astype(np.float16),
+                owners=self.owners.astype(np.int16),
+                meta=np.array(json.dumps(meta)),
+            )
+
+    @classmethod
+    def load(cls, path: Path, origin: str) -> DeckReferences:
+        try:
+            with np.load(path) as data:
+                meta = json.loads(str(data["meta"]))
+                return cls(
+                    name=meta["name"],
+                    cards=tuple(Card.parse(c) for c in data["cards"]),
+                    embeddings=data["embeddings"].astype(np.float32),
+                    owners=data["owners"].astype(np.int64),
+                    origin=origin,
+                    source=meta["source"],
+                )
+        except (OSError, KeyError, ValueError) as error:
+            raise MalformedInput(f"broken deck references {path}: {error}") from None
+
+
+def shipped_dir() -> Path:
+    return models_dir() / "decks"
+
+
+def taught_dir() -> Path:
+    return data_dir() / "decks"
+
+
+def _deck_files() -> dict[str, tuple[Path, str]]:
+    """Deck name -> (references file, origin); a taught deck never hides a shipped one."""
+    found: dict[str, tuple[Path, str]] = {}
+    for folder, origin in ((taught_dir(), "taught"), (shipped_dir(), "shipped")):
+        if folder.is_dir():
+            found.update({p.stem: (p, origin) for p in sorted(folder.glob("*.npz"))})
+    return found
+
+
+def list_decks() -> list[DeckReferences]:
+    """Every deck the installation knows, shipped ones first, then by name."""
+    decks = [DeckReferences.load(path, origin) for path, origin in _deck_files().values()]
+    return sorted(decks, key=lambda d: (d.origin != "shipped", d.name))
+
+
+def load_deck(name: str) -> DeckReferences:
+    """The references of deck ``name``; raises :class:`UnknownName` listing the known decks."""
+    files = _deck_files()
+    if name not in files:
+        known = ", ".join(sorted(files)) or "none"
+        raise UnknownName(
+            f"unknown deck {name!r} (known decks: {known}; teach one with 'companion deck teach')"
+        )
+    return DeckReferences.load(*files[name])
+
+
+def read_card_images(folder: Path) -> dict[Card, np.ndarray]:
+    """One image per card from ``folder``, named by the card (``1O.png``, ``12b.jpg``...).
+
+    Other files are ignored; images keep their alpha channel, if any.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise MissingResource(f"no such folder of card images: {folder}")
+    images: dict[Card, np.ndarray] = {}
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        try:
+            card = Card.parse(path.stem)
+        except MalformedInput:
+            continue
+        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if image is None:
+            raise MalformedInput(f"unreadable card image: {path}")
+        if card in images:
+            raise MalformedInput(f"two images for card {card} in {folder}")
+        images[card] = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if not images:
+        raise MalformedInput(f"no card images named like 1O.png .. 12B.png in {folder}")
+    return images
+
+
+def _noise(rng: np.random.Generator, shape: tuple[int, ...], sigma: float) -> np.ndarray:
+    return rng.standard_normal(shape, dtype=np.float32) * np.float32(sigma)
+
+
+def _background(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
+    """A plain, striped or checked cloth with noise, in a random colour."""
+    colour = rng.integers(0, 256, 3).astype(np.float32)
+    canvas = np.broadcast_to(colour, (height, width, 3)).copy()
+    kind = rng.integers(0, 3)
+    if kind:
+        period = int(rng.integers(6, 40))
+        xs = (np.arange(width) // period) % 2
+        ys = (np.arange(height) // period) % 2 if kind == 2 else np.zeros(height, np.int64)
+        stripes = ((xs[None, :] + ys[:, None]) % 2).astype(np.float32)
+        shift = (rng.integers(0, 256, 3) - colour) * rng.uniform(0.3, 1.0)
+        canvas += stripes[..., None] * shift.astype(np.float32)
+    canvas += _noise(rng, (height, width, 1), rng.uniform(2, 12))
+    return canvas
+
+
+def _occlude(canvas: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
+    """Cover part of the card from one of its edges: a finger, a hand, another card."""
+    a, b = quad[rng.integers(0, 4)], quad[rng.integers(0, 4)]
+    point = a + (b - a) * rng.uniform(0, 1)
+    size = np.linalg.norm(quad[1] - quad[0]) * rng.uniform(0.1, 0.35)
+    colour = rng.choice([(90, 120, 190), (60, 90, 150), (235, 235, 230), (40, 40, 40)]) + rng.normal(0, 15, 3)
+    axes = (int(size), int(size * rng.uniform(0.4, 1.0)))
+    cv2.ellipse(canvas, tuple(int(v) for v in point), axes, rng.uniform(0, 180), 0, 360, colour.tolist(), -1)
+
+
+def _light(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Colour cast, exposure, a shading gradient and sometimes a glare spot."""
+    h, w = canvas.shape[:2]
+    gain = (rng.uniform(0.75, 1.25, 3) * rng.uniform(0.6, 1.3)).astype(np.float32)
+    angle, strength = rng.uniform(0, 2 * np.pi), rng.uniform(-0.5, 0.5)
+    xs = np.arange(w, dtype=np.float32) / w
+    ys = np.arange(h, dtype=np.float32) / h
+    shade = 1 + strength * (np.cos(angle) * xs[None, :] + np.sin(angle) * ys[:, None])
+    canvas = canvas * gain * shade[..., None]
+    if rng.random() < 0.25:
+        cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.1, 0.4) * w
+        glare = np.exp(-((xs[None, :] * w - cx) ** 2 + (ys[:, None] * h - cy) ** 2) / (2 * r * r))
+        canvas += (np.float32(rng.uniform(60, 200)) * glare)[..., None]
+    return canvas
+
+
+def _degrade(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Blur, sensor noise and JPEG compression."""
+    if rng.random() < 0.6:
+        canvas = cv2.GaussianBlur(canvas, (0, 0), rng.uniform(0.3, 1.6))
+    if rng.random() < 0.15:
+        k = int(rng.integers(3, 8))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2] = 1.0 / k
+        rotation = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+        canvas = cv2.filter2D(canvas, -1, cv2.warpAffine(kernel, rotation, (k, k)))
+    canvas = canvas + _noise(rng, canvas.shape, rng.uniform(0, 8))
+    image = np.clip(canvas, 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        quality = int(rng.integers(30, 95))
+        image = cv2.imdecode(
+            cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR
+        )
+    return image
+
+
+def augment(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One camera-like view of a card image, rectified from slightly wrong corners, as a crop.
+
+    The card is drawn small or large, tilted in perspective (up to about 35 degrees), turned,
+    lit, partly covered at an edge, blurred, noised and JPEG-compressed on a cloth; its crop
+    is then taken from jittered corners, like a detector's, upright.
+    """
+    ih, iw = image.shape[:2]
+    height = rng.uniform(80, 280)
+    width = height * iw / ih
+    rect = np.float32([[-width, -height], [width, -height], [width, height], [-width, height]]) / 2
+    theta = rng.uniform(0, 2 * np.pi)
+    turn = np.float32([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    quad = rect @ turn.T + rng.normal(0, 0.05 * height, (4, 2)).astype(np.float32)
+    quad -= quad.min(axis=0) - 0.1 * height
+    cols, rows = (quad.max(axis=0) + 0.1 * height).astype(int)
+    source = np.float32([[0, 0], [iw, 0], [iw, ih], [0, ih]])
+    homography = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
+    bgr = cv2.warpPerspective(image[:, :, :3], homography, (int(cols), int(rows)), flags=cv2.INTER_AREA)
+    alpha = image[:, :, 3] if image.shape[2] == 4 else np.full((ih, iw), 255, np.uint8)
+    mask = cv2.warpPerspective(alpha, homography, (int(cols), int(rows)), flags=cv2.INTER_LINEAR)[
+        ..., None
+    ] / np.float32(255)
+    canvas = _background(rng, int(rows), int(cols)) * (1 - mask) + bgr * mask
+    if rng.random() < 0.35:
+        _occlude(canvas, quad, rng)
+    canvas = _degrade(_light(canvas, rng), rng)
+    corners = quad + rng.normal(0, 0.02 * width, (4, 2)).astype(np.float32)
+    return rectify(canvas, corners)
+
+
+def upright(image: np.ndarray) -> np.ndarray:
+    """The card image itself, resized to a crop (no augmentation)."""
+    return cv2.resize(image[:, :, :3], (CROP_WIDTH, CROP_HEIGHT), interpolation=cv2.INTER_AREA)
+
+
+def augmented_views(image: np.ndarray, rng: np.random.Generator, count: int) -> np.ndarray:
+    """The clean card and ``count - 1`` augmented views of it, as (count, H, W, 3) crops."""
+    return np.stack([upright(image)] + [augment(image, rng) for _ in range(count - 1)])
+
+
+def build_references(
+    name: str,
+    images: dict[Card, np.ndarray],
+    identifier: Identifier,
+    source: str,
+    seed: int = 0,
+    views: int = TEACH_VIEWS,
+    progress: Callable[[Iterable[Card]], Iterable[Card]] = iter,
+) -> DeckReferences:
+    """Embed ``views`` views of each card, each both ways up, and keep one mean per orientation."""
+    rng = np.random.default_rng(seed)
+    cards = tuple(sorted(images, key=IDENTITIES.index))
+    embeddings, owners = [], []
+    for index, card in enumerate(progress(cards)):
+        crops = augmented_views(images[card], rng, views)
+        for turned in (crops, crops[:, ::-1, ::-1]):
+            mean = identifier.embed(np.ascontiguousarray(turned))[0].mean(axis=0)
+            embeddings.append(mean / np.linalg.norm(mean))
+            owners.append(index)
+    return DeckReferences(name, cards, np.stack(embeddings), np.array(owners), "", source)
+
+
+def teach(
+    name: str,
+    folder: Path,
+    identifier: Identifier,
+    progress: Callable[[Iterable[Card]], Iterable[Card]] = iter,
+    into: Path | None = None,
+) -> tuple[DeckReferences, float]:
+    """Teach deck ``name`` from ``folder`` and store it in ``into`` (default: the taught decks).
+
+    Returns the references and the seconds it took. A shipped deck's name cannot be taught.
+    """
+    if not _NAME_RE.match(name):
+        raise MalformedInput(f"bad deck name {name!r}: use lowercase letters, digits, '.', '_' or '-'")
+    if (shipped_dir() / f"{name}.npz").is_file():
+        raise MalformedInput(f"deck {name!r} is shipped with the product: teach it under another name")
+    start = time.perf_counter()
+    images = read_card_images(folder)
+    references = build_references(
+        name, images, identifier, source=str(Path(folder).resolve()), progress=progress
+    )
+    path = (into or taught_dir()) / f"{name}.npz"
+    references.save(path)
+    return DeckReferences.load(path, "taught"), time.perf_counter() - start

@@ -1,0 +1,106 @@
+"""The identifier: crops from corners, reading both ways up, and the shipped decks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards, write_deck
+
+from companion.errors import MissingResource, RecognitionFailure
+from companion.paths import shared_dir
+from companion.vision.decks import DeckReferences, augment, list_decks, read_card_images, teach
+from companion.vision.identifier import CROP_HEIGHT, CROP_WIDTH, Identifier, card_quad, rectify
+from companion.vision.readings import Face, Reading
+
+cv2.setNumThreads(1)
+
+RECT = np.float32([[10, 20], [50, 20], [50, 80], [10, 80]])  # clockwise, short edge first
+
+
+@pytest.fixture(scope="module")
+def identifier() -> Identifier:
+    return Identifier.from_file()
+
+
+@pytest.fixture(scope="module")
+def taught(tmp_path_factory: pytest.TempPathFactory, identifier: Identifier) -> DeckReferences:
+    folder = tmp_path_factory.mktemp("cards")
+    write_deck(folder, SMALL_DECK)
+    return teach("made-up", folder, identifier, into=tmp_path_factory.mktemp("decks"))[0]
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2, 3])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_card_quad_starts_at_a_short_edge_clockwise(shift: int, reverse: bool) -> None:
+    corners = np.roll(RECT[::-1] if reverse else RECT, shift, axis=0)
+    quad = card_quad(corners)
+    assert np.linalg.norm(quad[1] - quad[0]) == pytest.approx(40)
+    assert np.linalg.norm(quad[2] - quad[1]) == pytest.approx(60)
+    assert {tuple(p) for p in quad} == {tuple(p) for p in RECT}
+    (ax, ay), (bx, by) = quad[1] - quad[0], quad[2] - quad[1]
+    assert ax * by - ay * bx > 0  # clockwise on screen (y down)
+
+
+@pytest.mark.parametrize("angle", [0, 33, 90, 180, 251])
+def test_rectify_brings_back_the_card_either_way_up(angle: float) -> None:
+    image = card_image(SMALL_DECK[5])
+    corners = card_corners((400, 300), angle, height=260)
+    crop = rectify(place_cards([image], [corners]), corners)
+    assert crop.shape == (CROP_HEIGHT, CROP_WIDTH, 3)
+    expected = cv2.resize(image, (CROP_WIDTH, CROP_HEIGHT), interpolation=cv2.INTER_AREA).astype(float)
+    error = min(np.abs(crop - expected).mean(), np.abs(crop[::-1, ::-1] - expected).mean())
+    assert error < 12
+
+
+def test_an_upside_down_card_reads_the_same(identifier: Identifier, taught: DeckReferences) -> None:
+    rng = np.random.default_rng(5)
+    images = {card: card_image(card) for card in SMALL_DECK}
+    crops = np.stack([augment(images[card], rng) for card in SMALL_DECK])
+    turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
+    upright = [ranked[0][0] for ranked in identifier.rank(crops, taught)]
+    flipped = [ranked[0][0] for ranked in identifier.rank(turned, taught)]
+    assert upright == flipped
+    assert np.mean([u == c for u, c in zip(upright, SMALL_DECK, strict=True)]) >= 0.9
+
+
+def test_identify_names_face_up_cards_and_leaves_backs(
+    identifier: Identifier, taught: DeckReferences
+) -> None:
+    cards = SMALL_DECK[:3]
+    corners = [card_corners((250 + 350 * i, 360), 40 * i + 10, height=220) for i in range(3)]
+    frame = place_cards([card_image(c) for c in cards], corners)
+    readings = [Reading(q, Face.UP, 0.9) for q in corners[:2]] + [Reading(corners[2], Face.DOWN, 0.8)]
+    named = identifier.identify(frame, readings, taught)
+    assert [r.card for r in named] == [cards[0], cards[1], None]
+    for reading in named[:2]:
+        probabilities = [p for _, p in reading.alternatives]
+        assert probabilities == sorted(probabilities, reverse=True)
+        assert reading.confidence == probabilities[0] and 0 < sum(probabilities) <= 1.0001
+    assert named[2] is readings[2]
+
+
+def test_no_readings_is_fine(identifier: Identifier, taught: DeckReferences) -> None:
+    assert identifier.identify(np.zeros((10, 10, 3), np.uint8), [], taught) == []
+
+
+def test_model_file_errors(tmp_path: Path) -> None:
+    with pytest.raises(MissingResource, match=r"absent\.onnx"):
+        Identifier.from_file(tmp_path / "absent.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(RecognitionFailure, match=r"broken\.onnx"):
+        Identifier.from_file(broken)
+
+
+@pytest.mark.skipif(not (shared_dir() / "decks").is_dir(), reason="needs the licensed artwork in ../shared")
+def test_shipped_decks_read_their_own_artwork(identifier: Identifier) -> None:
+    rng = np.random.default_rng(11)
+    for references in (d for d in list_decks() if d.origin == "shipped"):
+        images = read_card_images(shared_dir() / "decks" / references.name)
+        cards = list(images)
+        crops = np.stack([augment(images[c], rng) for c in cards])
+        read = [ranked[0][0] for ranked in identifier.rank(crops, references)]
+        assert np.mean([r == c for r, c in zip(read, cards, strict=True)]) >= 0.95, references.name
