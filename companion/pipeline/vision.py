@@ -9,7 +9,7 @@ from typing import Final
 
 import numpy as np
 
-from companion.errors import MalformedInput
+from companion.errors import MalformedInput, MissingResource
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
@@ -84,15 +84,20 @@ def make_see(
     from companion.table.proposer import ChangeProposer
     from companion.vision.decks import load_deck
     from companion.vision.identifier import Identifier
-    from companion.vision.reader import default_detector_path, load_detector
-
-    if source == "auto":
-        source = "both" if default_detector_path().is_file() else "changes"
+    from companion.vision.reader import CardDetector, load_detector
 
     zones = zones or RecogniseConfig()
     references = load_deck(deck)
     identifier = Identifier.from_file()
-    detector = load_detector() if source != "changes" else None
+    detector: CardDetector | None = None
+    if source != "changes":
+        try:
+            detector = load_detector()
+        except MissingResource:
+            if source != "auto":
+                raise
+    if source == "auto":
+        source = "both" if detector is not None else "changes"
     proposer = ChangeProposer(profile, empty_table) if source != "detector" else None
     middle = np.asarray(profile.size_mm) / 2
     ends = profile.to_image(np.array([middle, middle + np.array([min(profile.card_mm), 0.0])]))
