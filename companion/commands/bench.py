@@ -15,7 +15,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Generate seeded random games, then time how fast the engine replays and scores them "
         "on one core (the process is pinned to one CPU where the system allows it).",
     )
-    parser.add_argument("target", choices=["engine", "store"], help="what to measure")
+    parser.add_argument("target", choices=["engine", "store", "vision"], help="what to measure")
+    parser.add_argument("--deck", default="fournier-1878", help="vision: the deck of the six cards")
     parser.add_argument("--db", action="append", help="store: database URL (repeat; default: temp SQLite)")
     parser.add_argument("--events", type=int, default=2000, help="store: events to append (default 2000)")
     parser.add_argument("--writers", type=int, default=1, help="store: tables writing at once (default 1)")
@@ -31,6 +32,10 @@ def _rate(count: int, seconds: float) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.target == "vision":
+        from companion.vision.reader import run_bench as run_vision_bench
+
+        return run_vision_bench(args.deck, args.json)
     if args.target == "store":
         from companion.store.bench import run_bench
 

@@ -30,6 +30,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     video.add_argument("--json", action="store_true", help="print the figures as JSON")
     video.set_defaults(run=run)
+    identifier = actions.add_parser(
+        "identifier",
+        help="top-1 of the card identifier: shipped decks, teaching gabriel-fuentes, real photographs",
+        description="Needs ../shared. Renders held-out crops of each shipped deck, teaches gabriel-fuentes "
+        "(never trained on) into a temporary folder and reads crops of it, and reads the real "
+        "photographs of ../shared/real/fournier-photos without teaching that style.",
+    )
+    identifier.add_argument("--per-card", type=int, default=50, help="rendered crops per card (default 50)")
+    identifier.add_argument("--model", type=Path, help="identifier model (default: the shipped one)")
+    identifier.set_defaults(run=run_identifier)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,6 +83,16 @@ def run(args: argparse.Namespace) -> int:
             f"{total['plays_right']}/{total['plays']}, events flagged {total['flagged']}/{total['events']}, "
             f"wrong {total['wrong']}, missed {total['missed']}; median delay {total['median_delay_s']} s"
         )
+    return 0
+
+
+def run_identifier(args: argparse.Namespace) -> int:
+    import json
+
+    from companion.paths import shared_dir
+    from companion.training.identifier import evaluate_identifier
+
+    print(json.dumps(evaluate_identifier(shared_dir(), args.model, args.per_card), indent=1))
     return 0
 
 

@@ -37,6 +37,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     detector.add_argument("--json", action="store_true")
     detector.set_defaults(run=run_detector)
+    identifier = models.add_parser(
+        "identifier", help="card identifier on augmented crops of ../shared/decks, and the shipped decks"
+    )
+    identifier.add_argument("--out", type=Path, default=Path("runs/identifier"), help="log, head, cache")
+    identifier.add_argument(
+        "--models", type=Path, help="where identifier.onnx and decks/ go (default models/)"
+    )
+    identifier.add_argument("--per-card", type=int, default=128, help="augmented crops per card and style")
+    identifier.add_argument("--epochs", type=int, default=30)
+    identifier.add_argument("--seed", type=int, default=0)
+    identifier.set_defaults(run=run_identifier)
 
 
 def run_detector(args: argparse.Namespace) -> int:
@@ -64,4 +75,15 @@ def run_detector(args: argparse.Namespace) -> int:
     onnx = export_onnx(best, out, imgsz=args.imgsz)
     result = {"checkpoint": str(best), "onnx": str(onnx), "onnx_bytes": onnx.stat().st_size}
     print(json.dumps(result) if args.json else f"exported {best} to {onnx} ({result['onnx_bytes']} bytes)")
+    return 0
+
+
+def run_identifier(args: argparse.Namespace) -> int:
+    from companion.paths import models_dir, shared_dir
+    from companion.training.identifier import train_identifier
+
+    result = train_identifier(
+        shared_dir() / "decks", args.out, args.models or models_dir(), args.per_card, args.epochs, args.seed
+    )
+    print(json.dumps(result))
     return 0

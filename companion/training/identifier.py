@@ -248,15 +248,20 @@ def train_identifier(
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    images = style_images(TRAIN_STYLES, decks_root)
-    crops = render_crops(images, per_card, seed)
+    cache = out / f"features-{per_card}-{seed}.npz"
     backbone = Backbone.pretrained()
-    features = backbone_features(backbone, crops.images)
-    head = train_head(features, crops.labels, epochs, seed, log=out / "identifier.log")
+    if cache.is_file():  # rendering and features are the slow part: a rerun starts from here
+        with np.load(cache) as saved:
+            features, labels = torch.from_numpy(saved["features"]), saved["labels"]
+    else:
+        crops = render_crops(style_images(TRAIN_STYLES, decks_root), per_card, seed)
+        features, labels = backbone_features(backbone, crops.images), crops.labels
+        np.savez(cache, features=features.numpy(), labels=labels)
+    head = train_head(features, labels, epochs, seed, log=out / "identifier.log")
     torch.save(head.state_dict(), out / "identifier-head.pt")
     export_onnx(IdentifierNet(backbone, head), models / "identifier.onnx")
     ship_decks(decks_root, models, seed)
-    return {"crops": len(crops.labels), "seconds": round(time.perf_counter() - start, 1)}
+    return {"crops": len(labels), "seconds": round(time.perf_counter() - start, 1), "model": str(models)}
 
 
 def top1(identifier: Identifier, crops: Crops, references: DeckReferences) -> tuple[float, list[str]]:

@@ -44,7 +44,7 @@ def taught_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def scene(taught_data: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The taught data folder in use, and the stand-in detector."""
     monkeypatch.setenv("COMPANION_DATA", str(taught_data / "data"))
-    monkeypatch.setattr(reader_module, "load_detector", lambda path=None: KnownCorners())
+    monkeypatch.setattr(reader_module, "load_detector", lambda path=None, threads=1: KnownCorners())
     return taught_data
 
 
