@@ -5,7 +5,9 @@ background model of the empty table (a reference frame, slowly refreshed where
 nothing changed, so light drifting through the evening does not matter). Changed
 regions are cleaned with morphology; each contour's minimum-area rectangle is
 kept when its sides match the known card size, split when it holds a row of
-cards, and small fragments that together make one card are merged. Proposals
+cards; a blob of cards that touch or overlap at other angles is searched card by
+card (:mod:`companion.table.peel`), and small fragments that together make one
+card are merged. Proposals
 come back as :class:`~companion.vision.readings.Reading` in image pixels, with
 no identity; the face is only a hint from colour (a mostly white card is face up),
 unreliable on decks printed on cream paper.
@@ -20,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.table.peel import STRIP_PX, peel_cards
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reading
 
@@ -36,6 +39,8 @@ class ProposerConfig:
     white_fraction_up: float = 0.3  # share of bright unsaturated pixels that says "face up"
 
 
+#: Blobs of up to this many cards' area are searched for touching or overlapping cards.
+MAX_PEEL_CARDS = 4
 #: Fragments (parts of a card smaller than a card) tried for merging, largest first.
 MAX_FRAGMENTS = 12
 
@@ -113,10 +118,13 @@ class ChangeProposer:
             if cv2.contourArea(contour) < min_area:
                 continue
             found = self._card_boxes(contour)
+            card_area = self._card[0] * self._card[1]
             if found:
                 boxes.extend(found)
-            elif cv2.contourArea(contour) < self._card[0] * self._card[1]:
+            elif cv2.contourArea(contour) < card_area:
                 fragments.append(contour)
+            elif cv2.contourArea(contour) < MAX_PEEL_CARDS * card_area:
+                boxes.extend(self._peeled(contour))
         boxes.extend(self._merged(fragments))
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         return [self._reading(box, hsv) for box in boxes]
@@ -148,6 +156,19 @@ class ChangeProposer:
             offset = (i - (count - 1) / 2) * step
             size = (step, across) if row_is_w else (across, step)
             boxes.append(_Box((cx + axis[0] * offset, cy + axis[1] * offset), size, angle, fit))
+        return boxes
+
+    def _peeled(self, contour: np.ndarray) -> list[_Box]:
+        """The cards in a blob of touching or overlapping cards (see :mod:`companion.table.peel`)."""
+        pad = round(self._card[1]) + 2 * STRIP_PX
+        x, y, w, h = cv2.boundingRect(contour)
+        blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+        cv2.drawContours(blob, [contour], -1, 255, -1, offset=(pad - x, pad - y))
+        offset = np.array([x - pad, y - pad], np.float64)
+        boxes = []
+        for corners, cover in peel_cards(blob, self._card, MAX_PEEL_CARDS):
+            (cx, cy), size, angle = cv2.minAreaRect((corners + offset).astype(np.float32))
+            boxes.append(_Box((cx, cy), size, angle, cover))
         return boxes
 
     def _merged(self, fragments: list[np.ndarray]) -> list[_Box]:

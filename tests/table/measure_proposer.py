@@ -29,6 +29,7 @@ CONDITIONS: dict[str, dict[str, float | bool]] = {
     "clean": {},
     "noise 4, light -20%": {"noise": 4.0, "light": 0.8},
     "noise 4, hand over the table": {"noise": 4.0, "hand": True},
+    "noise 4, cards overlapping in pairs": {"noise": 4.0, "overlap": True},
 }
 
 

@@ -82,16 +82,24 @@ def card_corners_mm(center: np.ndarray, angle: float) -> np.ndarray:
     return local @ np.array([[c, s], [-s, c]]) + center
 
 
-def place_cards(rng: np.random.Generator, count: int, min_gap_mm: float = 15.0) -> list[np.ndarray]:
-    """Card quads on the table (mm) at random places and angles that do not touch each other."""
+def place_cards(
+    rng: np.random.Generator, count: int, min_gap_mm: float = 15.0, overlap: bool = False
+) -> list[np.ndarray]:
+    """Card quads on the table (mm) at random places and angles that do not touch each other;
+    with ``overlap``, in pairs whose second card lies partly over the first, at another angle."""
     quads: list[np.ndarray] = []
     centres: list[np.ndarray] = []
-    reach = np.hypot(*CARD_MM) + min_gap_mm
+    reach = (2.2 if overlap else 1.0) * np.hypot(*CARD_MM) + min_gap_mm
     while len(quads) < count:
-        centre = rng.uniform(120, SIZE_MM[0] - 120, 2)
+        centre = rng.uniform(150, SIZE_MM[0] - 150, 2)
         if all(np.linalg.norm(centre - other) > reach for other in centres):
             centres.append(centre)
-            quads.append(card_corners_mm(centre, rng.uniform(0, np.pi)))
+            angle = rng.uniform(0, np.pi)
+            quads.append(card_corners_mm(centre, angle))
+            if overlap and len(quads) < count:
+                direction = rng.uniform(0, 2 * np.pi)
+                shift = rng.uniform(40, 60) * np.array([np.cos(direction), np.sin(direction)])
+                quads.append(card_corners_mm(centre + shift, angle + rng.uniform(0.35, 1.2)))
     return quads
 
 
@@ -124,6 +132,7 @@ def render(
     light: float = 1.0,
     noise: float = 0.0,
     hand: bool = False,
+    overlap: bool = False,
     artwork: Artwork | None = None,
 ) -> Scene:
     """A 1280x720 frame of the table with ``cards`` cards, and the same view empty, lit at 1.
@@ -131,12 +140,12 @@ def render(
     ``cards`` is a number of cards at random poses, or their quads on the table (mm).
     ``light`` scales the frame's brightness, ``noise`` adds sensor noise (std, grey levels),
     ``hand`` draws a hand reaching over the table (it is no card: proposals on it are wrong).
-    ``artwork`` draws real card pictures instead of generated ones.
+    ``overlap`` lays the cards in overlapping pairs; ``artwork`` draws real card pictures.
     """
     rng = np.random.default_rng(seed)
     table = cloth(rng, (round(SIZE_MM[0]), round(SIZE_MM[1])))  # 1 px per mm
     empty_table = table.copy()
-    quads = place_cards(rng, cards) if isinstance(cards, int) else cards
+    quads = place_cards(rng, cards, overlap=overlap) if isinstance(cards, int) else cards
     faces_up = [bool(rng.random() < 0.75) for _ in quads]
     for quad, face_up in zip(quads, faces_up, strict=True):
         if artwork is None:

@@ -1,0 +1,59 @@
+"""Cards found one by one inside blobs of touching or overlapping cards, and hands left alone."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.table.peel import peel_cards
+
+cv2.setNumThreads(1)
+CARD = (31.0, 48.0)  # a card's sides in px at the proposer's 0.5 px/mm
+
+
+def card(centre: tuple[float, float], angle: float) -> np.ndarray:
+    return cv2.boxPoints((centre, CARD, angle))
+
+
+def blob(*cards: np.ndarray) -> np.ndarray:
+    mask = np.zeros((300, 300), np.uint8)
+    for corners in cards:
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
+    return mask
+
+
+def centre_error(found: list[tuple[np.ndarray, float]], truth: list[np.ndarray]) -> float:
+    """The largest distance from a true card's centre to the nearest found card's centre."""
+    centres = [corners.mean(axis=0) for corners, _ in found]
+    return max(min(np.linalg.norm(c - t.mean(axis=0)) for c in centres) for t in truth)
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        [card((150, 150), 0), card((175, 150), 90)],  # the trump card half under the stock
+        [card((150, 150), 20), card((175, 165), 50)],  # two cards of a trick overlapping
+        [card((150, 150), 0), card((165, 180), 10)],
+        [card((140, 140), 70), card((160, 170), 15), card((185, 140), 40)],
+    ],
+    ids=["trump-beside-stock", "trick-overlap", "corner-over-corner", "three"],
+)
+def test_touching_and_overlapping_cards_are_found_one_by_one(cards: list[np.ndarray]) -> None:
+    found = peel_cards(blob(*cards), CARD)
+    assert len(found) == len(cards)
+    assert centre_error(found, cards) < 5.0  # px, 10 mm on the table
+    assert all(cover >= 0.9 for _, cover in found)
+
+
+def test_an_arm_and_a_palm_are_no_cards() -> None:
+    mask = np.zeros((300, 300), np.uint8)
+    cv2.line(mask, (150, 120), (150, 299), 255, 45)
+    cv2.ellipse(mask, (150, 120), (27, 37), 0, 0, 360, 255, -1)
+    assert peel_cards(mask, CARD) == []
+
+
+def test_a_shape_with_no_straight_edges_gives_nothing() -> None:
+    mask = np.zeros((300, 300), np.uint8)
+    cv2.circle(mask, (150, 150), 40, 255, -1)
+    assert peel_cards(mask, CARD) == []
