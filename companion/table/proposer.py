@@ -7,7 +7,8 @@ regions are cleaned with morphology; each contour's minimum-area rectangle is
 kept when its sides match the known card size, split when it holds a row of
 cards; a blob of cards that touch or overlap at other angles is searched card by
 card (:mod:`companion.table.peel`), and small fragments that together make one
-card are merged. Proposals
+card are merged. A blob that touches the table's edge is an arm reaching in and
+is left alone. Proposals
 come back as :class:`~companion.vision.readings.Reading` in image pixels, with
 no identity; the face is only a hint from colour (a mostly white card is face up),
 unreliable on decks printed on cream paper.
@@ -115,7 +116,7 @@ class ChangeProposer:
         fragments: list[np.ndarray] = []
         min_area = 0.15 * self._card[0] * self._card[1]
         for contour in contours:
-            if cv2.contourArea(contour) < min_area:
+            if cv2.contourArea(contour) < min_area or self._enters_from_outside(contour):
                 continue
             found = self._card_boxes(contour)
             card_area = self._card[0] * self._card[1]
@@ -128,6 +129,12 @@ class ChangeProposer:
         boxes.extend(self._merged(fragments))
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         return [self._reading(box, hsv) for box in boxes]
+
+    def _enters_from_outside(self, contour: np.ndarray) -> bool:
+        """Whether a blob touches the table's edge: an arm reaching in, not a card lying on the table."""
+        x, y, w, h = cv2.boundingRect(contour)
+        width, height = self._size
+        return x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1
 
     def _side_fit(self, measured: float, expected: float) -> float:
         """How well a measured side matches an expected one: 1 exact, 0 at the tolerance or worse."""

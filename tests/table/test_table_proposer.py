@@ -72,6 +72,20 @@ def test_a_card_cut_in_two_by_a_cloth_coloured_band_is_merged_back() -> None:
     assert iou(readings[0].corners, truth) > 0.85
 
 
+def test_an_arm_reaching_in_from_the_edge_is_no_row_of_cards() -> None:
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    frame = empty.copy()
+    frame[615:900, 420:482] = (90, 120, 200)  # a sleeve exactly as wide as a card, three cards long
+    frame[300:396, 200:262] = 240  # and one card on the table
+    readings = ChangeProposer(profile, empty).propose(frame)
+    assert len(readings) == 1
+    assert (
+        iou(readings[0].corners, np.array([[200, 300], [262, 300], [262, 396], [200, 396]], np.float32))
+        > 0.85
+    )
+
+
 def test_without_a_reference_the_first_frame_is_the_empty_table() -> None:
     scene = render(13, cards=3)
     proposer = ChangeProposer(profile_from_markers(scene.empty, size_mm=SIZE_MM))
