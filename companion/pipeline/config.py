@@ -37,9 +37,8 @@ class RecogniseConfig:
 
 @dataclass(frozen=True)
 class RunConfig:
-    """How frames flow: queue sizes and pacing."""
+    """What the loop keeps of each trick."""
 
-    queue_size: int = 2  # frames waiting for vision; older ones are dropped when live
     evidence_quality: int = 80  # JPEG quality of the evidence snapshots
 
 

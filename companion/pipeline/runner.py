@@ -53,6 +53,7 @@ class Stats:
             "dropped": self.offered - self.processed,
             "ms_per_frame": round(1000 * per_frame, 1),
             "max_fps": round(1 / per_frame, 1) if per_frame else 0.0,
+            "slowest_ms": round(1000 * self.slowest_s, 1),
             "video_s": round(self.video_s, 2),
             "wall_s": round(self.wall_s, 2),
             "speed": round(self.video_s / self.wall_s, 2) if self.wall_s else 0.0,
