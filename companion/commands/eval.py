@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         options = replace(options, mode="latest" if args.live else "fast")
         outcome = watch(options, lambda events: None)
         figures = compare(truth, outcome.records[0] if outcome.records else None, outcome.stats.events, rests)
-        figures = {"video": str(video), **figures, **outcome.stats.to_dict()}
+        figures = {"video": str(video), **figures, **outcome.stats.to_dict(), "vision": outcome.vision}
         games.append(figures)
         if not args.json:
             print(_line(figures, all_right(figures)), flush=True)
@@ -122,5 +122,5 @@ def _line(g: dict[str, object], right: bool) -> str:
         f"trump {yes[bool(g['trump_right'])]}, points {yes[bool(g['points_right'])]}, "
         f"winner {yes[bool(g['winner_right'])]}; flagged {g['flagged']}/{g['events']}, wrong {g['wrong']}, "
         f"missed {g['missed']}; median delay {g['median_delay_s']} s; {g['ms_per_frame']} ms/frame, "
-        f"{g['speed']}x real time, {g['dropped']} frames dropped"
+        f"{g['speed']}x real time, {g['dropped']} frames dropped; vision: {g['vision']}"
     )
