@@ -82,9 +82,7 @@ def draw_markers(image: np.ndarray, table_corners_px: np.ndarray, size_mm: tuple
     return out
 
 
-def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
-    """The table-corner markers visible in ``image``: corner index -> the square's four corners in px."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+def _detect(gray: np.ndarray) -> dict[int, np.ndarray]:
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY), parameters)
@@ -93,6 +91,21 @@ def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     for quad, marker_id in zip(corners, [] if ids is None else ids.ravel(), strict=False):
         if int(marker_id) in MARKER_IDS:
             found[MARKER_IDS.index(int(marker_id))] = quad.reshape(4, 2).astype(np.float64)
+    return found
+
+
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The table-corner markers visible in ``image``: corner index -> the square's four corners in px.
+
+    Markers missed at the image's own size (small, far or noisy) are looked for again
+    in the image enlarged twice.
+    """
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found = _detect(gray)
+    if len(found) < len(MARKER_IDS):
+        enlarged = _detect(cv2.resize(gray, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_LINEAR))
+        for corner, quad in enlarged.items():
+            found.setdefault(corner, (quad + 0.5) / 2.0 - 0.5)  # back to the image's pixel centres
     return found
 
 

@@ -104,6 +104,15 @@ def test_drawn_markers_follow_the_table_corners() -> None:
     assert len(find_markers(image)) == 4
 
 
+def test_small_far_markers_are_found_in_the_enlarged_image() -> None:
+    corners = np.array([[500.0, 200.0], [700.0, 200.0], [700.0, 400.0], [500.0, 400.0]])  # markers 11 px wide
+    image = draw_markers(np.full((720, 1280, 3), (40, 90, 40), np.uint8), corners, SIZE_MM)
+    found = find_markers(image)
+    assert sorted(found) == [0, 1, 2, 3]
+    profile = profile_from_markers(image, size_mm=SIZE_MM)
+    assert np.abs(profile.table_corners_px() - corners).max() < 1.0
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_seat_presets_go_counterclockwise_from_the_bottom_edge(players: int) -> None:
     layout = preset_layout(players, SIZE_MM)
