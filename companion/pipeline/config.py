@@ -14,6 +14,7 @@ class TrackConfig:
     """How readings become stable cards on the table."""
 
     match_radius: float = 45.0  # a reading this close to a card is that card
+    fusion_frames: int = 10  # identity: a mean over the first frames, then a running mean this long
     still_radius: float = 8.0  # movement below this counts as lying still
     settle_s: float = 0.35  # a card lying still this long counts as placed
     min_sightings: int = 3  # and must have been seen in at least this many frames

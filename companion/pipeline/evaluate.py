@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from statistics import median
 from typing import Any
@@ -19,9 +20,10 @@ def compare(
     events: Sequence[Recognised],
     rest_times: Sequence[float] = (),
 ) -> dict[str, Any]:
-    """Per-game figures: plays, leaders, winners, trump card and final score right; events flagged
-    and wrong; the median delay from a card coming to rest (``rest_times``, one per true play, in
-    order) to the event that played it."""
+    """Per-game figures: plays, leaders, winners, trump card and final score right; events
+    flagged, wrong (a play, the trump card or a swap unlike the truth) and missed; the median
+    delay from a card coming to rest (``rest_times``, one per true play, in order) to the event
+    that played it."""
     expected = replay(truth)
     got = replay(seen) if seen is not None else None
     true_plays = [(seat, card) for trick in expected.tricks for seat, card in trick.plays]
@@ -32,12 +34,12 @@ def compare(
     mine = [e for e in events if e.kind in ENGINE_KINDS and e.game == 1]
     plays = [e for e in mine if e.kind == "play"]
     delays = [e.t - rest for e, rest in zip(plays, rest_times, strict=False)]
-    true_events = [e for e in truth.events if e.type in ENGINE_KINDS]
-    wrong = sum(
-        1
-        for i, event in enumerate(seen.events if seen else ())
-        if i >= len(true_events) or (event.type, event.seat, event.card) != _key(true_events[i])
-    )
+    true_swaps = Counter((s.seat, s.put) for s in expected.swaps)
+    seen_swaps = Counter((s.seat, s.put) for s in got.swaps) if got else Counter()
+    trump_wrong = got is not None and got.trump_card not in (None, expected.trump_card)
+    wrong = sum(a != b for a, b in pairs) + trump_wrong + sum((seen_swaps - true_swaps).values())
+    missed = max(0, len(true_plays) - len(seen_plays)) + sum((true_swaps - seen_swaps).values())
+    missed += got is None or got.trump_card is None
     return {
         "plays": len(true_plays),
         "plays_right": sum(a == b for a, b in pairs),
@@ -50,7 +52,7 @@ def compare(
         "events": len(mine),
         "flagged": sum(e.doubt is not None for e in mine),
         "wrong": wrong,
-        "missed": max(0, len(true_events) - len(seen.events if seen else ())),
+        "missed": int(missed),
         "median_delay_s": round(median(delays), 3) if delays else None,
         "delays_s": [round(d, 3) for d in delays],
     }
@@ -58,10 +60,6 @@ def compare(
 
 def _outcome(state: GameState) -> tuple[bool, tuple[int, ...]]:
     return state.complete, state.winners
-
-
-def _key(event: Any) -> tuple[object, object, object]:
-    return event.type, event.seat, event.card
 
 
 def all_right(figures: dict[str, Any]) -> bool:

@@ -127,6 +127,8 @@ class Recogniser:
                 self._placed_at.setdefault(card.id, table.t)
                 if card.id not in self._roles:
                     new.append(card)
+                elif self._roles[card.id] == "trump" and not self._over:
+                    out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
         out += self._collected(present, table.t)
         for card in sorted(new, key=lambda c: c.still_since):
@@ -178,6 +180,23 @@ class Recogniser:
             return [self._event("swap", t, f"unexplained {choice.card} at the trump spot", card, flagged)]
         name = self.session.view().state.players[seat]
         return [self._event("swap", t, f"{name} swaps {trump} for {choice.card}", card, choice, seat)]
+
+    def _trump_replaced(self, card: TableCard, t: float) -> list[Recognised]:
+        """The card at the trump spot, watched on: once it is surely a card that may take the
+        face-up one's place (swapped under a hand), the swap is played, as soon as the rules allow."""
+        state = self.session.view().state
+        if state.face_up is None:
+            return []
+        face_up = state.face_up
+        swaps = [c for c in state.unseen if c.suit == face_up.suit and c.rank in (Rank.SIETE, Rank.DOS)]
+        choice = choose(card.identity, {face_up, *swaps}, self.config)
+        if choice.card in (None, face_up) or choice.doubt is not None:
+            return []
+        seat = self._swap(choice, t)
+        if seat is None:
+            return []
+        name = state.players[seat]
+        return [self._event("swap", t, f"{name} swaps {face_up} for {choice.card}", card, choice, seat)]
 
     def _swap(self, choice: Choice, t: float) -> int | None:
         """Swap by the seat to play (the usual moment), else the first seat the rules allow."""

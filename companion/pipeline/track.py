@@ -2,8 +2,9 @@
 
 A card counts as placed once it has lain still for ``settle_s``; a hand passing
 over it (a few frames without it) does not remove it; a card lifted and put back
-where it was keeps its identity number; its identity is the running fusion of
-the identifier's probabilities over every frame it was seen in.
+where it was keeps its identity number; its identity fuses the identifier's probabilities
+over the frames it was seen in (a mean at first, then a running mean that slowly forgets, so a
+card replaced under a hand shows through).
 """
 
 from __future__ import annotations
@@ -70,21 +71,15 @@ class _Track:
     placed: bool = False
     sightings: int = 0
     named: int = 0  # sightings that carried an identity
-    log_sums: dict[Card, float] = field(default_factory=dict)
-    counts: dict[Card, int] = field(default_factory=dict)
+    scores: dict[Card, float] = field(default_factory=dict)  # running mean of log-probabilities
     switch_run: int = 0
 
     def identity(self) -> tuple[tuple[Card, float], ...]:
-        """Geometric mean of the per-frame probabilities, normalised."""
+        """The running geometric mean of the per-frame probabilities, normalised."""
         if not self.named:
             return ()
-        floor = math.log(FLOOR)
-        scores = {
-            card: (total + (self.named - self.counts[card]) * floor) / self.named
-            for card, total in self.log_sums.items()
-        }
-        top = max(scores.values())
-        weights = {card: math.exp(score - top) for card, score in scores.items()}
+        top = max(self.scores.values())
+        weights = {card: math.exp(score - top) for card, score in self.scores.items()}
         norm = sum(weights.values())
         ranked = sorted(weights.items(), key=lambda item: -item[1])
         return tuple((card, w / norm) for card, w in ranked)
@@ -97,9 +92,12 @@ class _Track:
         self.sightings += 1
         if reading.alternatives:
             self.named += 1
-            for card, p in reading.alternatives:
-                self.log_sums[card] = self.log_sums.get(card, 0.0) + math.log(max(p, FLOOR))
-                self.counts[card] = self.counts.get(card, 0) + 1
+            weight = max(1 / self.named, 1 / config.fusion_frames)  # a plain mean, then forgetting
+            seen = {card: math.log(max(p, FLOOR)) for card, p in reading.alternatives}
+            floor = math.log(FLOOR)
+            for card in self.scores.keys() | seen.keys():
+                before = self.scores.get(card, floor)
+                self.scores[card] = before + weight * (seen.get(card, floor) - before)
         settled = t - self.still_since >= config.settle_s
         if not self.placed and settled and self.sightings >= config.min_sightings:
             self.placed = True
