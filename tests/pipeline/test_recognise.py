@@ -158,7 +158,7 @@ def test_a_swap_hidden_by_a_hand_is_inferred_when_the_old_trump_card_is_played(s
 
 def test_a_trump_card_replaced_under_a_hand_and_read_unsurely_is_still_a_swap(seen):
     script = Script(seen).put("trump", TRUMP_AT, "12O").hold(3)
-    script.hold(0.8, hidden=("trump",)).put("trump", TRUMP_AT, "7O", 0.6, ("12O", 0.3)).hold(3)
+    script.hold(0.8, hidden=("trump",)).put("trump", TRUMP_AT, "7O", 0.6, ("12O", 0.3)).hold(5)
     assert script.kinds() == ["trump", "swap"]
     assert (script.events[-1].seat, str(script.events[-1].card)) == (0, "7O")
     assert script.state.face_up == Card.parse("7O")
