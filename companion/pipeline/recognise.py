@@ -17,7 +17,7 @@ from typing import Protocol
 import numpy as np
 
 from companion.cards import Card, Rank, deck
-from companion.engine import Event, GameState
+from companion.engine import Event, Game, GameState
 from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.track import TableCard, TableState
@@ -240,7 +240,7 @@ class Recogniser:
             self._roles[card.id] = "ignored"
             return [self._event("play", t, f"unreadable card before seat {lies_at}", card, choice, seat)]
         tricks_before = len(state.tricks)
-        self._apply(Event("play", seat=seat, card=choice.card), choice, t)
+        choice = self._play(seat, choice, t)
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
         name = state.players[seat]
@@ -305,11 +305,32 @@ class Recogniser:
         """Sure now, or doubtful for longer than the config lets a card be watched."""
         return choice.doubt is None or t - self._placed_at[card.id] >= self.config.doubt_wait_s
 
-    def _apply(self, event: Event, choice: Choice, t: float) -> None:
+    def _play(self, seat: int, choice: Choice, t: float) -> Choice:
+        """Play the best reading the engine accepts (it knows cards held by other seats); when it
+        accepts none, the best one goes in anyway, flagged with the engine's reason. Returns what
+        was played."""
+        refusals = []
+        for card, p in choice.alternatives or ((choice.card, choice.probability),):
+            tried = replace(choice, card=card, probability=p)
+            if refusals:
+                tried = replace(tried, doubt=f"{'; '.join(refusals)}; read as {card} instead")
+            try:
+                self._apply(Event("play", seat=seat, card=card), tried, t)
+                return tried
+            except IllegalAction as refused:
+                refusals.append(str(refused))
+        forced = replace(choice, doubt="; ".join(refusals))
+        self._apply(Event("play", seat=seat, card=choice.card), forced, t, check=False)
+        return forced
+
+    def _apply(self, event: Event, choice: Choice, t: float, check: bool = True) -> None:
         """Send ``event`` through the engine, stamped with the time, source and confidence."""
         stamped = replace(event, t=round(t, 3), source="camera", confidence=round(choice.probability, 4))
-        doubt, alternatives = choice.doubt, choice.alternatives
-        self.session.apply(lambda game: game.apply(stamped), doubt=doubt, alternatives=alternatives)
+
+        def action(game: Game) -> Event:
+            return game.apply(stamped, check=check)
+
+        self.session.apply(action, doubt=choice.doubt, alternatives=choice.alternatives)
 
     def _event(
         self, kind: str, t: float, text: str, card: TableCard, choice: Choice, seat: int | None = None
