@@ -162,3 +162,13 @@ def test_a_trump_card_replaced_under_a_hand_and_read_unsurely_is_still_a_swap(se
     assert script.kinds() == ["trump", "swap"]
     assert (script.events[-1].seat, str(script.events[-1].card)) == (0, "7O")
     assert script.state.face_up == Card.parse("7O")
+
+
+def test_a_card_the_engine_knows_in_another_hand_is_read_as_the_next_alternative_and_flagged(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "12O").hold(1.5)
+    script.put("trump", TRUMP_AT, "7O").hold(1.5)  # seat 0 swaps: the 12O is in its hand now
+    script.put("a", SPOT[0], "1C").hold(1)
+    script.put("b", SPOT[1], "12O", 0.9, ("12C", 0.08)).hold(2)
+    play = next(e for e in script.events if e.kind == "play" and e.seat == 1)
+    assert play.card == Card.parse("12C") and "12O" in play.doubt
+    assert len(script.session.view().flags) == 1 and script.kinds()[-1] == "trick"
