@@ -48,7 +48,6 @@ class VideoSpec:
     fps: int = 15
     table_mm: tuple[float, float] = TABLE_MM
     split: str = "val"  # colours and cloths never used to train the detector
-    pace: float = 1.0  # >1 plays faster
 
 
 @dataclass
@@ -85,7 +84,7 @@ class GameFilm:
         self.t = 0.0
         self.timeline: list[dict[str, object]] = []
         w, h = self.spec.size
-        self.profile = self._camera(self.rng, w, h, len(record.players))
+        self.profile = self._camera(self.rng, w, h, self.state.rules.seats)
         art = load_deck_images(deck_style)
         self.faces = {name: _shrink(image) for name, image in art.faces.items()}
         back = art.back if art.back is not None else procedural_back(self.rng, "val")
@@ -157,7 +156,7 @@ class GameFilm:
         return cv2.convertScaleAbs(canvas, alpha=float(gain))
 
     def _hold(self, seconds: float, moving: list[_Sprite] | None = None, hands: list[_Hand] | None = None):
-        for _ in range(max(1, round(seconds * self.spec.fps / self.spec.pace))):
+        for _ in range(max(1, round(seconds * self.spec.fps))):
             yield self._frame(moving or [], hands or [])
             self.t += 1 / self.spec.fps
 
@@ -176,7 +175,7 @@ class GameFilm:
         centre = self.profile.layout.play_center
         towards = self.profile.layout.seats[seat] - centre
         towards /= np.linalg.norm(towards)
-        near, far = (0.7, 0.85) if len(self.record.players) == 2 else (0.9, 1.0)  # apart, around the centre
+        near, far = (0.7, 0.85) if self.state.rules.seats == 2 else (0.9, 1.0)  # apart, around the centre
         distance = self.profile.layout.play_radius * self.rng.uniform(near, far)
         jitter = self.rng.normal(0, 6, 2)
         angle = float(np.arctan2(towards[1], towards[0]) - np.pi / 2 + self.rng.normal(0, 0.15))
@@ -186,7 +185,7 @@ class GameFilm:
         """A hand from ``seat``'s side moving from ``start`` to ``end`` carrying ``sprites``."""
         seed = int(self.rng.integers(2**31))
         offsets = [s.centre - start for s in sprites]
-        steps = max(1, round(seconds * self.spec.fps / self.spec.pace))
+        steps = max(1, round(seconds * self.spec.fps))
         towards_seat = self.profile.layout.seats[seat] - self.profile.layout.play_center
         direction = float(np.arctan2(-towards_seat[1], -towards_seat[0]))
         back = -np.array([np.cos(direction), np.sin(direction)]) * 60.0
@@ -196,16 +195,14 @@ class GameFilm:
             at = start + (end - start) * k
             for sprite, offset in zip(sprites, offsets, strict=True):
                 sprite.centre = at + offset
-            yield from self._hold(
-                1 / self.spec.fps * self.spec.pace, sprites, [_Hand(seed, at + back, direction)]
-            )
+            yield from self._hold(1 / self.spec.fps, sprites, [_Hand(seed, at + back, direction)])
 
     def _mark(self, kind: str, **fields: object) -> None:
         self.timeline.append({"kind": kind, "t": round(self.t, 3), **fields})
 
     def frames(self) -> Iterator[np.ndarray]:
         """Every frame of the film, in order; ``timeline`` fills as they are produced."""
-        seats = len(self.record.players)
+        seats = self.state.rules.seats
         rules = self.state.rules
         self.table.stock = rules.deck - rules.hand_size * seats - 1
         yield from self._hold(1.0)
@@ -289,7 +286,7 @@ class GameFilm:
         yield from self._gesture(centre, self._seat_edge(winner) * 1.3 - centre * 0.3, 0.7, sprites, winner)
         self._mark("collected", seat=winner)
         if self.table.stock > 0:
-            seats = len(self.record.players)
+            seats = self.state.rules.seats
             self.table.stock = max(0, self.table.stock - seats)
             if self.table.stock == 0:
                 self.table.trump = None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from companion.errors import MalformedInput
 from companion.pipeline.live import Outcome, WatchOptions, watch
-from companion.pipeline.recognise import Recognised
+from companion.pipeline.recognise import Recognised, seat_name
 from companion.session import LiveSession
 
 #: The deck recognised when none is named (and the video says nothing).
@@ -32,11 +32,11 @@ def options_from_args(args: argparse.Namespace, source: str | Path) -> WatchOpti
     from companion.table.profile import DEFAULT_TABLE_MM
 
     rules = rules_for(args.rules)
-    names = DEFAULT_NAMES[: rules.seats]
+    names = DEFAULT_NAMES[: rules.players]
     if args.players:
         names = tuple(name.strip() for name in args.players.split(","))
-    if len(names) != rules.seats:
-        raise MalformedInput(f"{args.rules} seats {rules.seats} players: got {len(names)} names {names}")
+    if len(names) != rules.players:
+        raise MalformedInput(f"{args.rules} needs {rules.players} players: got {len(names)} names {names}")
     film = rendered_with(source)
     table_mm = _pair(args.table_mm) if args.table_mm else tuple(film.get("table_mm", DEFAULT_TABLE_MM))
     live = str(source).isdigit() or "://" in str(source)
@@ -122,7 +122,7 @@ def result_lines(outcome: Outcome) -> list[str]:
         if not record.events:
             continue
         points = state.team_points if state.team_points is not None else state.points
-        winners = ", ".join(state.players[s] for s in state.winners) or "nobody yet"
+        winners = ", ".join(seat_name(state, s) for s in state.winners) or "nobody yet"
         status = "complete" if state.complete else f"unfinished after {len(state.tricks)} tricks"
         lines.append(f"game {n}: points {'-'.join(map(str, points))}; winner {winners} ({status})")
     return lines

@@ -100,18 +100,18 @@ def write_atomically(path: Path, data: dict[str, object]) -> None:
     os.replace(temporary, path)
 
 
-def find_table(frames: Iterator[Frame], options: WatchOptions, players: int) -> tuple[TableProfile, Frame]:
+def find_table(frames: Iterator[Frame], options: WatchOptions, seats: int) -> tuple[TableProfile, Frame]:
     """The table profile (from the calibration file, else from the corner markers) and the first frame."""
     first = next(frames, None)
     if first is None:
         raise RecognitionFailure(f"no frame came from {options.source}")
     if options.calibration is not None:
         profile = load_profile(options.calibration)
-        return (profile if profile.players == players else profile.with_players(players)), first
+        return (profile if profile.players == seats else profile.with_players(seats)), first
     frame, error = first, None
     for _ in range(MARKER_SEARCH_FRAMES):
         try:
-            return profile_from_markers(frame.image, players, options.table_mm), first
+            return profile_from_markers(frame.image, seats, options.table_mm), first
         except RecognitionFailure as failure:
             error = failure
         frame = next(frames, None)
@@ -147,7 +147,7 @@ def watch(
 
     with Capture(options.source, options.mode, on_status=camera_changed) as capture:
         frames = capture.frames(timeout=1.0)
-        profile, first = find_table(frames, options, len(options.players))
+        profile, first = find_table(frames, options, session.view().state.rules.seats)
         zones = options.config.recognise
         see, vision = make_see(options.vision, options.deck, profile, first.image, zones)
         evidence = options.evidence

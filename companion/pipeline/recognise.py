@@ -178,7 +178,7 @@ class Recogniser:
             why = choice.doubt or f"{choice.card} at the trump spot: no seat may swap it"
             flagged = replace(choice, doubt=why)
             return [self._event("swap", t, f"unexplained {choice.card} at the trump spot", card, flagged)]
-        name = self.session.view().state.players[seat]
+        name = seat_name(self.session.view().state, seat)
         return [self._event("swap", t, f"{name} swaps {trump} for {choice.card}", card, choice, seat)]
 
     def _trump_replaced(self, card: TableCard, t: float) -> list[Recognised]:
@@ -195,14 +195,14 @@ class Recogniser:
         seat = self._swap(choice, t)
         if seat is None:
             return []
-        name = state.players[seat]
+        name = seat_name(state, seat)
         return [self._event("swap", t, f"{name} swaps {face_up} for {choice.card}", card, choice, seat)]
 
     def _swap(self, choice: Choice, t: float) -> int | None:
         """Swap by the seat to play (the usual moment), else the first seat the rules allow."""
         state = self.session.view().state
         first = state.to_play if state.to_play is not None else state.leader
-        n = len(state.players)
+        n = state.rules.seats
         for seat in [(first + k) % n for k in range(n)]:
             try:
                 self._apply(Event("swap", seat=seat, card=choice.card), choice, t)
@@ -243,7 +243,7 @@ class Recogniser:
         choice = self._play(seat, choice, t)
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
-        name = state.players[seat]
+        name = seat_name(state, seat)
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         after = self.session.view().state
         if len(after.tricks) > tricks_before:
@@ -267,7 +267,8 @@ class Recogniser:
                 self._apply(Event("swap", seat=seat, card=taker), choice, t)
             except IllegalAction:
                 continue
-            text = f"{state.players[seat]} swapped {face_up} for {taker} (seen when the {face_up} was played)"
+            name = seat_name(state, seat)
+            text = f"{name} swapped {face_up} for {taker} (seen when the {face_up} was played)"
             return [self._event("swap", t, text, card, choice, seat)]
         return []
 
@@ -283,10 +284,9 @@ class Recogniser:
         trick = state.tricks[-1]
         self._uncollected.append((trick.n, frozenset(self._trick_ids)))
         self._trick_ids = []
-        players = state.players
         cards = " ".join(str(card) for _, card in trick.plays)
         text = (
-            f"trick {trick.n}: {cards} -> {players[trick.winner]} wins {trick.points} "
+            f"trick {trick.n}: {cards} -> {seat_name(state, trick.winner)} wins {trick.points} "
             f"({trick.reason}); points {_points(state)}"
         )
         return Recognised("trick", t, text, seat=trick.winner, trick=trick.n, game=self.game)
@@ -357,6 +357,11 @@ class Recogniser:
         self.game += 1
 
 
+def seat_name(state: GameState, seat: int) -> str:
+    """Who sits at ``seat`` (two players on four seats hold seats {0, 2} and {1, 3})."""
+    return state.players[seat % len(state.players)]
+
+
 def playable(state: GameState) -> set[Card]:
     """Cards that may still come out of a hand: not played, and not the card under the stock."""
     under_stock = {state.face_up} if state.face_up is not None and state.stock > 0 else set()
@@ -370,6 +375,5 @@ def _points(state: GameState) -> str:
 
 
 def _result(state: GameState) -> str:
-    players = state.players
-    winners = ", ".join(players[s] for s in state.winners) or "nobody"
+    winners = ", ".join(seat_name(state, s) for s in state.winners) or "nobody"
     return f"game over: points {_points(state)}; winner {winners}"
