@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,15 +215,17 @@ def train_head(
 def _export(net: nn.Module, path: Path, outputs: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH)
-    torch.onnx.export(
-        net.eval(),
-        dummy,
-        str(path),
-        input_names=["image"],
-        output_names=outputs,
-        dynamic_axes={name: {0: "n"} for name in ["image", *outputs]},
-        dynamo=False,
-    )
+    with warnings.catch_warnings():  # the TorchScript exporter warns it is deprecated; it needs no onnxscript
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            net.eval(),
+            dummy,
+            str(path),
+            input_names=["image"],
+            output_names=outputs,
+            dynamic_axes={name: {0: "n"} for name in ["image", *outputs]},
+            dynamo=False,
+        )
 
 
 def export_onnx(net: IdentifierNet, path: Path) -> None:
@@ -242,7 +245,7 @@ def ship_decks(decks_root: Path, models: Path, seed: int = 0) -> None:
 
 
 def train_identifier(
-    decks_root: Path, out: Path, models: Path, per_card: int = 64, epochs: int = 40, seed: int = 0
+    decks_root: Path, out: Path, models: Path, per_card: int = 128, epochs: int = 30, seed: int = 0
 ) -> dict[str, object]:
     """Train the head, export ``models/identifier.onnx`` and the shipped decks' references."""
     torch.set_num_threads(1)
