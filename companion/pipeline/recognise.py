@@ -117,6 +117,7 @@ class Recogniser:
         self._placed_at: dict[int, float] = {}
         self._uncollected: list[tuple[int, frozenset[int]]] = []  # (trick n, its card ids)
         self._trick_ids: list[int] = []
+        self._cards: dict[int, Card] = {}  # what each played table card was played as
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -224,6 +225,9 @@ class Recogniser:
         if seat is None:
             self._roles[card.id] = "ignored"
             return []
+        if card.confidence >= self.config.sure and card.card in self._on_table():
+            self._roles[card.id] = "ignored"  # a card of a trick still lying there, seen anew
+            return []
         choice = choose(card.identity, playable(state), self.config)
         if not self._decided(choice, card, t):
             return None
@@ -243,6 +247,8 @@ class Recogniser:
         choice = self._play(seat, choice, t)
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
+        if choice.card is not None:
+            self._cards[card.id] = choice.card
         name = seat_name(state, seat)
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         after = self.session.view().state
@@ -271,6 +277,11 @@ class Recogniser:
             text = f"{name} swapped {face_up} for {taker} (seen when the {face_up} was played)"
             return [self._event("swap", t, text, card, choice, seat)]
         return []
+
+    def _on_table(self) -> set[Card]:
+        """Cards played and still lying on the table: this trick's and uncollected ones'."""
+        ids = [*self._trick_ids, *(i for _, trick in self._uncollected for i in trick)]
+        return {self._cards[i] for i in ids if i in self._cards}
 
     def _first_is(self, seat: int) -> GameState:
         """The first card of the game lies before ``seat``: that seat leads (the record is restarted

@@ -172,3 +172,12 @@ def test_a_card_the_engine_knows_in_another_hand_is_read_as_the_next_alternative
     play = next(e for e in script.events if e.kind == "play" and e.seat == 1)
     assert play.card == Card.parse("12C") and "12O" in play.doubt
     assert len(script.session.view().flags) == 1 and script.kinds()[-1] == "trick"
+
+
+def test_a_card_of_the_trick_seen_again_as_a_second_card_is_not_played_twice(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1).put("a", SPOT[0], "1C").hold(1)
+    ghost = (SPOT[0][0] + 60.0, SPOT[0][1])  # the same card, proposed again beside itself
+    script.put("ghost", ghost, "1C", 0.9).hold(1).take("ghost").hold(0.5)
+    assert script.kinds() == ["trump", "play"]
+    script.put("b", SPOT[1], "5C").hold(1)
+    assert script.kinds() == ["trump", "play", "play", "trick"] and script.session.view().flags == ()
