@@ -120,8 +120,9 @@ class ChangeProposer:
                 continue
             found = self._card_boxes(contour)
             card_area = self._card[0] * self._card[1]
-            if found:
-                boxes.extend(found)
+            trump = None if found else self._trump_under_stock(contour)
+            if found or trump:
+                boxes.extend(found or [trump])
             elif cv2.contourArea(contour) < card_area:
                 fragments.append(contour)
             elif cv2.contourArea(contour) < MAX_PEEL_CARDS * card_area:
@@ -135,6 +136,26 @@ class ChangeProposer:
         x, y, w, h = cv2.boundingRect(contour)
         width, height = self._size
         return x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1
+
+    def _trump_under_stock(self, contour: np.ndarray) -> _Box | None:
+        """The whole trump card when only its end shows from under the stock: a card's width,
+        a part of its length, whose hidden part runs on under the stock, in the stock zone."""
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        short, long_ = self._card
+        u = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+        for across, shown, axis in ((h, w, u), (w, h, np.array([-u[1], u[0]]))):
+            fit = self._side_fit(across, short)
+            if fit <= 0 or not 0.25 * long_ <= shown <= 0.9 * long_:
+                continue
+            px_per_mm = self.config.px_per_mm
+            stock = self.profile.layout.stock * px_per_mm
+            towards = axis if np.dot(stock - [cx, cy], axis) > 0 else -axis
+            centre = np.array([cx, cy]) + towards * (long_ - shown) / 2
+            if not self.profile.in_stock(centre / px_per_mm):
+                return None
+            size = (long_, across) if axis is u else (across, long_)
+            return _Box((float(centre[0]), float(centre[1])), size, angle, fit * shown / long_)
+        return None
 
     def _side_fit(self, measured: float, expected: float) -> float:
         """How well a measured side matches an expected one: 1 exact, 0 at the tolerance or worse."""
@@ -166,7 +187,8 @@ class ChangeProposer:
         return boxes
 
     def _peeled(self, contour: np.ndarray) -> list[_Box]:
-        """The cards in a blob of touching or overlapping cards (see :mod:`companion.table.peel`)."""
+        """The cards in a blob of touching or overlapping cards (see :mod:`companion.table.peel`),
+        and the trump card if its end is what is left beside the stock."""
         pad = round(self._card[1]) + 2 * STRIP_PX
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
@@ -176,6 +198,12 @@ class ChangeProposer:
         for corners, cover in peel_cards(blob, self._card, MAX_PEEL_CARDS):
             (cx, cy), size, angle = cv2.minAreaRect((corners + offset).astype(np.float32))
             boxes.append(_Box((cx, cy), size, angle, cover))
+            cv2.fillConvexPoly(blob, np.round(corners).astype(np.int32), 0)
+        rest = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        for part in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            trump = self._trump_under_stock(part + offset.astype(np.int32))  # what shows beside the stock
+            if trump is not None:
+                boxes.append(trump)
         return boxes
 
     def _merged(self, fragments: list[np.ndarray]) -> list[_Box]:

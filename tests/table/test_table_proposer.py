@@ -86,6 +86,24 @@ def test_an_arm_reaching_in_from_the_edge_is_no_row_of_cards() -> None:
     )
 
 
+@pytest.mark.parametrize("stock_shows", [False, True])
+def test_the_trump_card_is_proposed_whole_when_only_its_end_shows_from_under_the_stock(
+    stock_shows: bool,
+) -> None:
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    sx, sy = profile.layout.stock.astype(int)  # (720, 450) with two players
+    cloth = (60, 110, 40)
+    empty = np.full((900, 900, 3), cloth, np.uint8)
+    frame = empty.copy()
+    frame[sy - 31 : sy + 31, sx - 20 : sx + 75] = 240  # the trump, crossed under the stock...
+    frame[sy - 48 : sy + 48, sx - 31 : sx + 31] = (40, 40, 150) if stock_shows else cloth  # ...and the stock
+    readings = ChangeProposer(profile, empty).propose(frame)
+    trump = np.array(
+        [[sx - 20, sy - 31], [sx + 75, sy - 31], [sx + 75, sy + 31], [sx - 20, sy + 31]], np.float32
+    )
+    assert max(iou(r.corners, trump) for r in readings) > 0.85
+
+
 def test_without_a_reference_the_first_frame_is_the_empty_table() -> None:
     scene = render(13, cards=3)
     proposer = ChangeProposer(profile_from_markers(scene.empty, size_mm=SIZE_MM))
