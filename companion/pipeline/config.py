@@ -33,6 +33,7 @@ class RecogniseConfig:
     sure: float = 0.6  # a consistent reading at least this probable is taken at once
     margin: float = 0.25  # ... if it leads the next consistent card by this much
     min_mass: float = 0.2  # below this, vision is sure of a card the rules exclude: doubtful
+    spot_mass: float = 0.5  # at the trump spot, a reading must give the trump card or its swaps this much
     doubt_wait_s: float = 0.6  # a doubtful card is watched this much longer before it is flagged
 
 

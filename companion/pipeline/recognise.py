@@ -164,6 +164,9 @@ class Recogniser:
             return []
         trump = state.face_up
         swaps = [c for c in state.unseen if c.suit == trump.suit and c.rank in (Rank.SIETE, Rank.DOS)]
+        if _mass(card, {trump, *swaps}) < self.config.spot_mass:  # the stock, a shadow: not the trump card
+            self._roles[card.id] = "ignored"
+            return []
         choice = choose(card.identity, {trump, *swaps}, self.config)
         if choice.card == trump:  # the same card, seen anew
             self._roles[card.id] = "trump"
@@ -190,6 +193,8 @@ class Recogniser:
             return []
         face_up = state.face_up
         swaps = [c for c in state.unseen if c.suit == face_up.suit and c.rank in (Rank.SIETE, Rank.DOS)]
+        if _mass(card, {face_up, *swaps}) < self.config.spot_mass:
+            return []
         choice = choose(card.identity, {face_up, *swaps}, self.config)
         if choice.card in (None, face_up) or choice.doubt is not None:
             return []
@@ -377,6 +382,11 @@ def playable(state: GameState) -> set[Card]:
     """Cards that may still come out of a hand: not played, and not the card under the stock."""
     under_stock = {state.face_up} if state.face_up is not None and state.stock > 0 else set()
     return set(deck(state.rules.deck)) - state.played - under_stock
+
+
+def _mass(card: TableCard, cards: set[Card]) -> float:
+    """How much of vision's belief about ``card`` falls on ``cards``."""
+    return sum(p for c, p in card.identity if c in cards)
 
 
 def _points(state: GameState) -> str:

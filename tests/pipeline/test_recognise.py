@@ -181,3 +181,10 @@ def test_a_card_of_the_trick_seen_again_as_a_second_card_is_not_played_twice(see
     assert script.kinds() == ["trump", "play"]
     script.put("b", SPOT[1], "5C").hold(1)
     assert script.kinds() == ["trump", "play", "play", "trick"] and script.session.view().flags == ()
+
+
+def test_something_at_the_trump_spot_that_is_no_card_there_is_ignored(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "12O").hold(1.5).take("trump").hold(1.5)
+    # the stock seen alone: its back read as a spread of unlikely cards, a little of it on the 7O
+    script.put("stock", TRUMP_AT, "5C", 0.2, ("7O", 0.15), ("1B", 0.15), ("3E", 0.1)).hold(2)
+    assert script.kinds() == ["trump"] and script.state.face_up == Card.parse("12O")
