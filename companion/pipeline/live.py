@@ -49,7 +49,7 @@ class WatchOptions:
     record: Path | None = None
     evidence: Path | None = None
     mode: str = "latest"  # capture mode: latest (live), realtime, fast
-    vision: str = "auto"
+    vision: str = "changes"
     first: int = 0
     config: PipelineConfig = field(default_factory=PipelineConfig)
 
