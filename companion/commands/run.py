@@ -21,8 +21,9 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
         "--vision",
         choices=("auto", "detector", "changes", "both"),
         default="changes",
-        help="card proposals from the change-based proposer (the default: measured best while the shipped "
-        "detector is an early checkpoint), the learned detector, both, or auto (both when a detector is shipped)",
+        help="card proposals from the change-based proposer (the default: measured best while the "
+        "shipped detector is an early checkpoint), the learned detector, both, or auto (both when a "
+        "detector is shipped)",
     )
 
 
