@@ -130,9 +130,13 @@ def test_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:
         Detector.from_file(broken)
 
 
-@pytest.mark.skipif(not (models_dir() / "detector.onnx").is_file(), reason="no committed detector model")
-def test_committed_model_gives_well_formed_readings() -> None:
-    detector = Detector.from_file(settings=DetectorSettings(conf=0.01))
+COMMITTED = [p for p in (models_dir() / "detector.onnx", models_dir() / "detector-early.onnx") if p.is_file()]
+
+
+@pytest.mark.skipif(not COMMITTED, reason="no committed detector model")
+@pytest.mark.parametrize("model", COMMITTED, ids=lambda p: p.name)
+def test_committed_model_gives_well_formed_readings(model: Path) -> None:
+    detector = Detector.from_file(model, DetectorSettings(conf=0.01))
     frame = np.random.default_rng(0).integers(0, 255, (360, 640, 3), dtype=np.uint8)
     readings = detector.detect(frame)
     assert len(readings) <= DetectorSettings().max_det
