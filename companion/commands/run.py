@@ -41,6 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--record", type=Path, help="write the game record here, as it goes")
     parser.add_argument("--evidence", type=Path, help="trick snapshots folder (default: beside the record)")
     parser.add_argument("--headless", action="store_true", help="no web UI")
+    parser.add_argument(
+        "--db", help="keep the game in this database, URL or SQLite file (default: the data folder's)"
+    )
+    parser.add_argument("--no-db", action="store_true", help="keep the game only in --record")
     parser.add_argument("--host", default="127.0.0.1", help="web UI address (0.0.0.0: home network)")
     parser.add_argument("--port", type=int, default=8000, help="web UI port (0: any free one)")
     pace = parser.add_mutually_exclusive_group()
@@ -54,5 +58,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     from companion.pipeline.console import options_from_args, play_outcome
 
-    play_outcome(options_from_args(args, args.source), args)
+    play_outcome(options_from_args(args, args.source), args, store_url=None if args.no_db else args.db or "")
     return 0

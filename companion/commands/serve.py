@@ -18,6 +18,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--pin", help="operator PIN (default: a random six-digit one)")
     parser.add_argument("--viewers", type=int, default=100, help="most pages watching live at once")
+    parser.add_argument(
+        "--db", help="keep the games in this database, URL or SQLite file (default: the data folder's)"
+    )
+    parser.add_argument("--no-db", action="store_true", help="keep the games only in memory")
     parser.set_defaults(run=run)
 
 
@@ -25,10 +29,13 @@ def run(args: argparse.Namespace) -> int:
     from companion.engine import GameRecord, load_record
     from companion.errors import MalformedInput
     from companion.session import LiveSession
+    from companion.store import Store
+    from companion.store.writer import GameWriter
     from webui import create_app, security
     from webui.server import lan_address, make_server
 
-    session = LiveSession()
+    store = None if args.no_db else Store.open(args.db)
+    session = LiveSession(sink=None if store is None else GameWriter(store))
     if args.record is not None:
         record = load_record(args.record)
         if not isinstance(record, GameRecord):
@@ -37,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     pin = args.pin or security.new_pin()
     if not pin.strip():
         raise MalformedInput("--pin must not be empty")
-    app = create_app({"SESSION": session, "PIN": pin})
+    app = create_app({"SESSION": session, "PIN": pin, "DATABASE": args.db})
     server = make_server(app, args.host, args.port, args.viewers)
     port = server.effective_port
     shown = lan_address() if args.host == "0.0.0.0" else args.host
@@ -49,4 +56,6 @@ def run(args: argparse.Namespace) -> int:
         server.run()
     finally:
         server.close()
+        if store is not None:
+            store.close()
     return 0

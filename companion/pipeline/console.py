@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 from companion.errors import MalformedInput
@@ -128,13 +129,21 @@ def result_lines(outcome: Outcome) -> list[str]:
     return lines
 
 
-def play_outcome(options: WatchOptions, args: argparse.Namespace) -> Outcome:
-    """Watch, print as it goes, and print the final result (and the loop's figures)."""
+def play_outcome(options: WatchOptions, args: argparse.Namespace, store_url: str | None = None) -> Outcome:
+    """Watch, print as it goes, and print the final result (and the loop's figures).
+
+    With ``store_url`` every event is also kept in that database ("" for the data folder's).
+    """
     start, stop = web_starter(args.host, args.port) if not args.headless else (None, lambda: None)
-    try:
-        outcome = watch(options, printer(args.json), serve=start)
-    finally:
-        stop()
+    with ExitStack() as closing:
+        closing.callback(stop)
+        writer = None
+        if store_url is not None:
+            from companion.store import Store
+            from companion.store.writer import GameWriter
+
+            writer = GameWriter(closing.enter_context(Store.open(store_url or None)))
+        outcome = watch(options, printer(args.json), serve=start, store=writer)
     if args.json:
         stats = {**outcome.stats.to_dict(), "vision": outcome.vision}
         result = {"games": [r.to_dict() for r in outcome.records], "stats": stats}

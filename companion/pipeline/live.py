@@ -27,7 +27,7 @@ from companion.pipeline.evidence import annotate
 from companion.pipeline.recognise import Recognised
 from companion.pipeline.runner import Pipeline, Stats, run_loop
 from companion.pipeline.vision import make_see
-from companion.session import CameraStatus, LiveSession, Setup
+from companion.session import CameraStatus, EventSink, LiveSession, Setup
 from companion.table.profile import DEFAULT_TABLE_MM, TableProfile, load_profile, profile_from_markers
 from companion.vision.readings import Reading
 
@@ -127,15 +127,17 @@ def watch(
     on_events: Callable[[list[Recognised]], None],
     serve: Callable[[LiveSession], None] | None = None,
     publish_every_s: float = 0.2,
+    store: EventSink | None = None,
 ) -> Outcome:
     """Run the pipeline over ``options.source`` until it ends; see the module docstring.
 
     ``serve(session)`` is called once the live session exists (to start the web UI); the
     annotated camera frame is then published to the session every ``publish_every_s``.
+    ``store``, when given, also receives every event (see :class:`companion.store.GameWriter`).
     """
     writer = RecordWriter(options.record)
     setup = Setup(rules=options.rules, players=options.players, first=options.first, deck=options.deck)
-    session = LiveSession(setup, sink=writer)
+    session = LiveSession(setup, sink=writer if store is None else _both(writer, store))
     if serve is not None:
         serve(session)
 
@@ -157,6 +159,16 @@ def watch(
         pipeline = Pipeline(see, profile, session, options.config, evidence, publish)
         stats = run_loop(_chain(first, frames), pipeline, on_events)
     return Outcome(writer.games, stats, profile, vision)
+
+
+def _both(first: EventSink, second: EventSink) -> EventSink:
+    """A sink that hands each event to ``first`` (the record file), then ``second`` (the store)."""
+
+    def sink(record: GameRecord, event: Event | None) -> None:
+        first(record, event)
+        second(record, event)
+
+    return sink
 
 
 def _chain(first: Frame, rest: Iterator[Frame]) -> Iterator[Frame]:

@@ -25,10 +25,10 @@ class GameWriter:
     def __call__(self, record: GameRecord, event: Event | None) -> None:
         if not record.events:  # a new game (or the session's empty one before the load)
             if not self._continuing:
-                self.game_id, self.written, self._finished = None, 0, False
+                self._start_over()
             return
         if event is None and not self._continuing:  # a game loaded with events: a new stored game
-            self.game_id, self.written, self._finished = None, 0, False
+            self._start_over()
         self._continuing = False
         if self.game_id is None:
             self.game_id = self.store.create_game(record.rules.to_spec(), record.players, record.first)
@@ -38,3 +38,10 @@ class GameWriter:
         if not self._finished and replay(record).complete:
             self.store.finish_game(self.game_id)
             self._finished = True
+
+    def _start_over(self) -> None:
+        """The next event starts a new stored game; an unfinished one before it (a game restarted
+        with its leader corrected, or left for a new deal) is kept, marked abandoned."""
+        if self.game_id is not None and not self._finished:
+            self.store.finish_game(self.game_id, "abandoned")
+        self.game_id, self.written, self._finished = None, 0, False
