@@ -35,3 +35,7 @@ class RecognitionFailure(CompanionError, RuntimeError):
 
 class MissingResource(CompanionError, FileNotFoundError):
     """A file the product needs is absent: a model, a deck, a calibration."""
+
+
+class Unavailable(CompanionError, OSError):
+    """Something the product needs is taken or unreachable: a network port, a camera."""

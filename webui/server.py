@@ -14,24 +14,46 @@ from typing import Any
 
 from flask import Flask
 
+from companion.errors import Unavailable
+
 #: Worker threads kept for ordinary pages and form posts, beyond the watchers.
 PAGE_THREADS = 8
 
 
 def make_server(app: Flask, host: str, port: int, viewers: int) -> Any:
-    """A waitress server for ``app`` (not yet running); ``port`` 0 picks a free one."""
+    """A waitress server for ``app`` (not yet running); ``port`` 0 picks a free one.
+
+    Raises :class:`Unavailable` when the address is taken.
+    """
     from waitress.server import create_server
 
     app.config["SESSION"].max_subscribers = viewers
-    return create_server(
-        app,
-        host=host,
-        port=port,
-        threads=viewers + PAGE_THREADS,
-        channel_timeout=3600,
-        connection_limit=viewers + 4 * PAGE_THREADS,
-        ident="brisca-companion",
-    )
+    try:
+        _check_free(host, port)  # before waitress, which leaks its half-made sockets when bind fails
+        return create_server(
+            app,
+            host=host,
+            port=port,
+            threads=viewers + PAGE_THREADS,
+            channel_timeout=3600,
+            connection_limit=viewers + 4 * PAGE_THREADS,
+            ident="brisca-companion",
+        )
+    except OSError as error:
+        raise Unavailable(
+            f"cannot listen on {host}:{port} ({error.strerror or error}): "
+            "choose another port with --port (0 picks a free one)"
+        ) from None
+
+
+def _check_free(host: str, port: int) -> None:
+    """Raise ``OSError`` when ``host:port`` cannot be listened on (port 0 always can)."""
+    if port == 0:
+        return
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress binds
+        probe.bind(address)
 
 
 class Background:

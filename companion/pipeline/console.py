@@ -92,23 +92,20 @@ def event_json(event: Recognised) -> dict[str, object]:
 
 def web_starter(host: str, port: int):  # type: ignore[no-untyped-def]
     """Starts the web UI on a thread for the session, printing its address; returns (start, stop)."""
-    servers = []
+    running = []
 
     def start(session: LiveSession) -> None:
-        import threading
-
         from webui import create_app, security
-        from webui.server import make_server
+        from webui.server import Background, make_server
 
         pin = security.new_pin()
         server = make_server(create_app({"SESSION": session, "PIN": pin}), host, port, 20)
-        threading.Thread(target=server.run, name="web UI", daemon=True).start()
-        servers.append(server)
+        running.append(Background(server))
         print(f"Scoreboard: http://{host}:{server.effective_port}/  (operator PIN {pin})", flush=True)
 
     def stop() -> None:
-        for server in servers:
-            server.close()
+        for background in running:
+            background.stop()
 
     return start, stop
 
