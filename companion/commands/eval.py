@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.pipeline.evaluate import all_right, compare, summary
     from companion.pipeline.live import watch
 
+    if not args.video.exists():
+        raise MissingResource(f"no video or folder of rendered games at {args.video}")
     if args.video.is_dir():
         jobs = [(video, video.with_name("record.json")) for video in sorted(args.video.glob("*/game.mp4"))]
     else:
