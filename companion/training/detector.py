@@ -105,8 +105,8 @@ def train_detector(
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int = 640) -> Path:
-    """Export a trained checkpoint to ONNX (opset 17) at ``out``, with dynamic input sizes so
-    frames need only be padded to a multiple of 32, not to a square."""
+    """Export a trained checkpoint to ONNX (opset 17, a fixed ``imgsz`` square input that the
+    runtime detector letterboxes frames into) at ``out``."""
     _offline()
     from ultralytics import YOLO
 
@@ -119,5 +119,6 @@ def export_onnx(weights: Path, out: Path, imgsz: int = 640) -> Path:
             format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False
         )
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(Path(exported), out)
+    if Path(exported).resolve() != out.resolve():
+        shutil.copyfile(Path(exported), out)
     return out
