@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from companion.commands.run import add_watch_arguments, add_web_arguments
 from companion.paths import PROJECT_ROOT
 
 #: The bundled sample: a whole brisca-2 game rendered with the public-domain Fournier 1878 deck.
@@ -22,12 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--sample", type=Path, default=SAMPLE, help="folder with game.mp4 and record.json")
     parser.add_argument("--fast", dest="mode", action="store_const", const="fast", help="at full speed")
     parser.add_argument("--headless", action="store_true", help="no web UI")
-    parser.add_argument("--host", default="127.0.0.1", help="web UI address")
-    parser.add_argument("--port", type=int, default=8000, help="web UI port (0: any free one)")
+    add_web_arguments(parser)
     parser.add_argument("--record", type=Path, help="also write the recognised record here")
     parser.add_argument("--json", action="store_true", help="print events and the result as JSON lines")
-    from companion.commands.run import add_watch_arguments
-
     add_watch_arguments(parser)
     parser.set_defaults(run=run, mode=None)
 

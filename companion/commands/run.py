@@ -27,6 +27,21 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_web_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where the web UI listens: shared by ``run``, ``demo`` and ``serve``."""
+    parser.add_argument("--host", default="127.0.0.1", help="web UI address (0.0.0.0: home network)")
+    parser.add_argument("--port", type=int, default=8000, help="web UI port (0: any free one)")
+
+
+def add_store_arguments(parser: argparse.ArgumentParser, without: str) -> None:
+    """Where scored games are kept: shared by ``run`` and ``serve``; ``without`` says where
+    they stay with ``--no-db``."""
+    parser.add_argument(
+        "--db", help="keep the games in this database, URL or SQLite file (default: the data folder's)"
+    )
+    parser.add_argument("--no-db", action="store_true", help=f"keep the games only {without}")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "run",
@@ -41,12 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--record", type=Path, help="write the game record here, as it goes")
     parser.add_argument("--evidence", type=Path, help="trick snapshots folder (default: beside the record)")
     parser.add_argument("--headless", action="store_true", help="no web UI")
-    parser.add_argument(
-        "--db", help="keep the game in this database, URL or SQLite file (default: the data folder's)"
-    )
-    parser.add_argument("--no-db", action="store_true", help="keep the game only in --record")
-    parser.add_argument("--host", default="127.0.0.1", help="web UI address (0.0.0.0: home network)")
-    parser.add_argument("--port", type=int, default=8000, help="web UI port (0: any free one)")
+    add_store_arguments(parser, without="in --record")
+    add_web_arguments(parser)
     pace = parser.add_mutually_exclusive_group()
     paces = (("--realtime", "realtime", "at the file's pace"), ("--fast", "fast", "at full speed"))
     for flag, mode, about in paces:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from companion.commands.run import add_store_arguments, add_web_arguments
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
@@ -14,14 +16,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "printed at start. Listens on 127.0.0.1 unless --host says otherwise.",
     )
     parser.add_argument("--record", type=Path, help="continue from this game record (JSON)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: home network)")
-    parser.add_argument("--port", type=int, default=8000)
+    add_web_arguments(parser)
     parser.add_argument("--pin", help="operator PIN (default: a random six-digit one)")
     parser.add_argument("--viewers", type=int, default=100, help="most pages watching live at once")
-    parser.add_argument(
-        "--db", help="keep the games in this database, URL or SQLite file (default: the data folder's)"
-    )
-    parser.add_argument("--no-db", action="store_true", help="keep the games only in memory")
+    add_store_arguments(parser, without="in memory")
     parser.set_defaults(run=run)
 
 
