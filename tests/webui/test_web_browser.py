@@ -2,12 +2,14 @@
 
 The server runs under waitress on 127.0.0.1 as ``companion serve`` does; the test plays
 the pipeline's part by feeding a seeded game into the live session. Screenshots of the
-scoreboard and of the dispute view are kept in ``docs/screenshots/``.
+scoreboard and of the dispute view are saved in a temporary folder, or into
+``docs/screenshots/`` when ``COMPANION_REFRESH_SCREENSHOTS=1`` (see README, Web UI).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from webui_helpers import PIN, PLAYED, prefix
+from webui_helpers import PIN, PLAYED, prefix, screenshot_folder
 
 from companion.cards import Card
 from companion.engine import GameRecord, replay
@@ -36,7 +38,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 UPDATE_MS = 1000  # the scoreboard must follow an event within a second
 
 pytestmark = [
@@ -52,6 +53,14 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder the screenshots go to (README's only when a refresh is asked for)."""
+    folder = screenshot_folder(os.environ, tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture
@@ -121,7 +130,7 @@ def table_snapshot(path: Path, trick: Any) -> Path:
 
 
 def test_the_scoreboard_follows_the_game_within_a_second(
-    page: Any, serve: Callable[..., str], session: LiveSession, full_record: GameRecord
+    page: Any, serve: Callable[..., str], session: LiveSession, full_record: GameRecord, screenshots: Path
 ) -> None:
     url = serve()
     page.goto(f"{url}/")
@@ -132,12 +141,16 @@ def test_the_scoreboard_follows_the_game_within_a_second(
     state = session.view().state
     assert page.inner_text("#board .to-play") == state.players[state.to_play]
     assert page.locator(f'#board .trump [data-card="{state.trump_card}"]').count() == 1
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "scoreboard.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "scoreboard.png"), full_page=True)
 
 
 def test_correct_a_misread_card_then_undo(
-    page: Any, browser: Any, serve: Callable[..., str], session: LiveSession, full_record: GameRecord
+    page: Any,
+    browser: Any,
+    serve: Callable[..., str],
+    session: LiveSession,
+    full_record: GameRecord,
+    screenshots: Path,
 ) -> None:
     url = serve()
     last = next(k for k in range(PLAYED, len(full_record.events)) if trick_ends_at(full_record, k))
@@ -156,7 +169,7 @@ def test_correct_a_misread_card_then_undo(
     assert shown_points(watcher) == misread_points
 
     sign_in(page, url)
-    page.screenshot(path=str(SCREENSHOTS / "corrections.png"))
+    page.screenshot(path=str(screenshots / "corrections.png"))
     page.click(f'[data-flag] button.alt[data-card="{truth.card}"]')
     corrected = list(replay(prefix(full_record, last + 1)).points)
     assert corrected != misread_points
@@ -177,7 +190,7 @@ def trick_ends_at(record: GameRecord, k: int) -> bool:
 
 
 def test_open_a_tricks_evidence_and_download_the_record(
-    page: Any, serve: Callable[..., str], session: LiveSession, tmp_path: Path
+    page: Any, serve: Callable[..., str], session: LiveSession, tmp_path: Path, screenshots: Path
 ) -> None:
     url = serve()
     trick = session.view().state.tricks[2]
@@ -193,7 +206,7 @@ def test_open_a_tricks_evidence_and_download_the_record(
     assert page.evaluate("document.querySelector('img.snapshot').naturalWidth") == 640
     assert page.locator(".verdict strong").inner_text() == session.view().record.players[trick.winner]
     assert "Por qué" in page.inner_text(".reason")
-    page.screenshot(path=str(SCREENSHOTS / "dispute.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "dispute.png"), full_page=True)
 
     page.goto(f"{url}/history")
     with page.expect_download() as download:
@@ -228,7 +241,7 @@ def test_cards_are_named_in_spanish(page: Any, serve: Callable[..., str], sessio
 
 
 def test_a_phone_sees_the_whole_scoreboard_in_large_type(
-    browser: Any, serve: Callable[..., str], session: LiveSession
+    browser: Any, serve: Callable[..., str], session: LiveSession, screenshots: Path
 ) -> None:
     url = serve()
     phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
@@ -239,7 +252,7 @@ def test_a_phone_sees_the_whole_scoreboard_in_large_type(
         "parseFloat(getComputedStyle(document.querySelector('.side .points')).fontSize)"
     )
     assert points_px >= 40
-    page.screenshot(path=str(SCREENSHOTS / "scoreboard-phone.png"))
+    page.screenshot(path=str(screenshots / "scoreboard-phone.png"))
     phone.close()
 
 

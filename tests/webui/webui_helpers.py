@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from pathlib import Path
 
 from flask.testing import FlaskClient
 
@@ -10,11 +12,18 @@ from companion.engine import GameRecord
 
 PIN = "246810"
 PLAYED = 25  # events of the seeded game already on the log when a test starts
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+REFRESH_SCREENSHOTS = "COMPANION_REFRESH_SCREENSHOTS"  # set to 1 to rewrite README's screenshots
 
 
 def prefix(record: GameRecord, count: int) -> GameRecord:
     """The record cut after its first ``count`` events."""
     return GameRecord(record.rules, record.players, record.first, record.events[:count])
+
+
+def screenshot_folder(environ: Mapping[str, str], scratch: Path) -> Path:
+    """Where the browser tests save screenshots: ``scratch`` unless a refresh is asked for."""
+    return DOCS_SCREENSHOTS if environ.get(REFRESH_SCREENSHOTS) == "1" else scratch
 
 
 def csrf_of(client: FlaskClient) -> str:
