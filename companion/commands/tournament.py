@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     new.add_argument("--double", action="store_true", help="league: home and away (two legs)")
     new.add_argument("--rounds", type=int, help="Swiss: number of rounds (default: log2 of the entrants)")
     new.add_argument("--rules", default="brisca-2", help="rules preset of its games (default brisca-2)")
-    new.add_argument("--target", type=int, default=1, help="games a match is played to (default 1)")
+    new.add_argument("--target", type=int, default=1, help="games won that decide a match (default 1)")
     new.add_argument("--player", action="append", default=[], help="an entrant, in seeding order (repeat)")
     new.add_argument("--pair", action="append", default=[], help='a pair entrant: "NAME=Ana,Luis" (repeat)')
     add = action("add-player", "enter a player or pair (before round 1)")

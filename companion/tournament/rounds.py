@@ -58,7 +58,7 @@ def withdraw(tournament: Tournament, name: str) -> Tournament:
 
 
 def record_result(tournament: Tournament, round_number: int, table: int, result: Result) -> Tournament:
-    """Record (or correct) the result of a played match."""
+    """Record (or correct) the result of a played match; it must fit the tournament's target."""
     pairing = tournament.pairing(round_number, table)
     if pairing.away is None:
         raise IllegalAction(
@@ -66,13 +66,30 @@ def record_result(tournament: Tournament, round_number: int, table: int, result:
         )
     if min(result.home_games, result.away_games, result.home_points, result.away_points) < 0:
         raise MalformedInput(f"a result cannot be negative: {result}")
+    score = f"{result.home_games}-{result.away_games}"
     if tournament.format == "knockout" and result.winner(pairing) is None:
-        score = f"{result.home_games}-{result.away_games}"
         raise IllegalAction(f"a knockout match needs a winner: {pairing.home} {score} {pairing.away}")
+    if not fits_target(result, tournament.target):
+        games = f"{tournament.target} game{'s' * (tournament.target != 1)}"
+        raise MalformedInput(
+            f"round {round_number}, table {table}: {pairing.home} {score} {pairing.away} does not fit "
+            f"a match played to {games}: the winner needs exactly {tournament.target} "
+            f"and the other fewer, or a draw level below {tournament.target}"
+        )
     later = [p for p in tournament.pairings() if p.round > round_number]
     if tournament.format != "league" and later:
         raise IllegalAction(f"round {round_number} is closed: round {round_number + 1} is already paired")
     return replace(tournament, results={**tournament.results, pairing.key: result})
+
+
+def fits_target(result: Result, target: int) -> bool:
+    """Whether the games won fit a match played to ``target`` won games (drawn games count for none).
+
+    The winner stopped at exactly ``target``; a draw (league or Swiss) is level below it.
+    """
+    if result.home_games == result.away_games:
+        return result.home_games < target
+    return max(result.home_games, result.away_games) == target
 
 
 def total_rounds(tournament: Tournament) -> int:

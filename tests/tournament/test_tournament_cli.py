@@ -101,9 +101,13 @@ def test_hand_results_record_files_withdrawals_and_errors(db, tmp_path, capsys):
     companion(capsys, "tournament", "add-player", "Liga", "Vecinas=Eva,Rosa", "--db", db)
     companion(capsys, "tournament", "add-player", "Liga", "Solo", "--db", db)
     first = companion(capsys, "tournament", "next-round", "Liga", "--db", db, "--json")["pairings"][0]
-    companion(capsys, *liga, "1", str(first["table"]), "--score", "2-1", "--points", "190-170", "--db", db)
+    opening = ["1", str(first["table"])]
+    assert main([*liga, *opening, "--score", "2-1", "--db", db]) == 2  # a match is played to 1 game here
+    refused = capsys.readouterr().err
+    assert f"{first['home']} 2-1 {first['away']} does not fit a match played to 1 game" in refused
+    companion(capsys, *liga, *opening, "--score", "1-0", "--points", "70-50", "--db", db)
     table = companion(capsys, "tournament", "standings", "Liga", "--db", db, "--json")["standings"]
-    assert (table[0]["name"], table[0]["games_won"], table[0]["point_difference"]) == (first["home"], 2, 20)
+    assert (table[0]["name"], table[0]["games_won"], table[0]["point_difference"]) == (first["home"], 1, 20)
 
     companion(capsys, "tournament", "withdraw", "Liga", "Solo", "--db", db)
     meeting = None
@@ -124,7 +128,7 @@ def test_hand_results_record_files_withdrawals_and_errors(db, tmp_path, capsys):
         assert store.game_record(stored.id) == game.to_dict()
         assert {team["name"]: team["members"] for team in store.teams()} == members
     played = [row for row in table if row["name"] in members]
-    by_hand = 190 * (first["home"] in members) + 170 * (first["away"] in members)
+    by_hand = 70 * (first["home"] in members) + 50 * (first["away"] in members)
     assert sum(row["points_for"] for row in played) == 120 + by_hand  # the stored game's 120 card points
     assert companion(capsys, "tournament", "list", "--db", db, "--json")["tournaments"] == ["Liga"]
     assert main([*liga, "1", "1", "--score", "two-one", "--db", db]) == 2

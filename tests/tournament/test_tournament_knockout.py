@@ -46,7 +46,7 @@ def test_a_knockout_halves_the_field_each_round_until_one_champion(count):
 
 
 def test_a_withdrawn_finalist_hands_the_title_over_by_walkover():
-    tournament = next_round(new_tournament("Copa", "knockout", names(4)))
+    tournament = next_round(new_tournament("Copa", "knockout", names(4), target=2))
     for pairing in tournament.rounds[0]:
         tournament = record_result(tournament, 1, pairing.table, Result(2, 0))
     tournament = withdraw(next_round(tournament), "P01")
@@ -56,7 +56,7 @@ def test_a_withdrawn_finalist_hands_the_title_over_by_walkover():
 
 
 def test_a_knockout_match_cannot_be_drawn_nor_reopened():
-    tournament = next_round(new_tournament("Copa", "knockout", names(4)))
+    tournament = next_round(new_tournament("Copa", "knockout", names(4), target=2))
     with pytest.raises(IllegalAction, match="needs a winner: P01 1-1 P04"):
         record_result(tournament, 1, 1, Result(1, 1))
     for pairing in tournament.rounds[0]:
@@ -67,9 +67,9 @@ def test_a_knockout_match_cannot_be_drawn_nor_reopened():
 
 
 def test_a_final_whose_finalists_both_withdrew_has_no_champion():
-    tournament = next_round(new_tournament("Copa", "knockout", names(4)))
+    tournament = next_round(new_tournament("Copa", "knockout", names(4), target=2))
     for pairing in tournament.rounds[0]:
-        tournament = record_result(tournament, 1, pairing.table, Result(1, 0))
+        tournament = record_result(tournament, 1, pairing.table, Result(2, 0))
     tournament = withdraw(withdraw(tournament, "P01"), "P02")
     tournament = next_round(tournament)
     (final,) = tournament.rounds[-1]

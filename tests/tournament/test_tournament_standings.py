@@ -8,9 +8,9 @@ from companion.tournament import Entrant, Result, new_tournament, next_round, re
 from companion.tournament.serial import CSV_COLUMNS, from_dict, standings_csv, to_dict
 
 
-def league_with(results: dict[frozenset[str], tuple[str, Result]], count: int = 3):
+def league_with(results: dict[frozenset[str], tuple[str, Result]], count: int = 3, target: int = 2):
     """A single round-robin league among P01..P0n with the given results (winner-side first)."""
-    tournament = new_tournament("Liga", "league", names(count))
+    tournament = new_tournament("Liga", "league", names(count), target=target)
     while len(tournament.rounds) < (count - 1 if count % 2 == 0 else count):
         tournament = next_round(tournament)
         for pairing in tournament.pending():
@@ -47,6 +47,7 @@ def test_head_to_head_separates_entrants_level_on_everything_else():
             frozenset({"P03", "P04"}): ("P03", Result(1, 0, 70, 50)),
         },
         count=4,
+        target=1,
     )
     table = standings(tournament)
     level = [line for line in table if line.match_wins == 2]

@@ -101,3 +101,13 @@ def test_the_pages_speak_spanish_and_english(app, operator):
     assert all(word in spanish for word in ("Cuartos de final", "Semifinal", "Final", "descansa", "Cuadro"))
     english = viewer.get("/tournaments/Copa/bracket?lang=en").get_data(as_text=True)
     assert all(word in english for word in ("Quarter-final", "Semi-final", "Final", "bye", "Bracket"))
+
+
+def test_a_result_beyond_the_games_per_match_is_a_clear_error(operator):
+    post(operator, "/tournaments/", name="Liga", format="league", entrants="Ana\nLuis\n", target="2")
+    post(operator, "/tournaments/Liga/next-round")
+    data = {"csrf": operator.token, "round": "1", "table": "1", "home_games": "3", "away_games": "0"}
+    refused = operator.post("/tournaments/Liga/result", data=data)
+    assert refused.status_code == 400
+    assert "Ana 3-0 Luis does not fit a match played to 2 games" in refused.get_data(as_text=True)
+    post(operator, "/tournaments/Liga/result", round="1", table="1", home_games="2", away_games="1")

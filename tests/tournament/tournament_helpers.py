@@ -11,12 +11,14 @@ def names(count: int) -> list[Entrant]:
     return [Entrant.of(f"P{i:02d}") for i in range(1, count + 1)]
 
 
-def random_result(rng: random.Random, *, decisive: bool) -> Result:
-    """A best-of-three-ish match result with card points that add up to 120 per game."""
-    home = rng.randint(0, 2)
-    away = rng.randint(0, 2)
-    if decisive and home == away:
-        home += 1
+def random_result(rng: random.Random, target: int, *, decisive: bool) -> Result:
+    """A match result played to ``target`` won games (or a draw below it), 120 card points a game."""
+    if not decisive and rng.random() < 0.25:
+        home = away = rng.randrange(target)
+    else:
+        home, away = target, rng.randrange(target)
+        if rng.random() < 0.5:
+            home, away = away, home
     games = home + away
     home_points = sum(rng.randint(0, 120) for _ in range(games))
     return Result(home, away, home_points, 120 * games - home_points, "hand")
@@ -31,6 +33,6 @@ def play_out(tournament: Tournament, seed: int, withdraw_at: dict[int, str] | No
             tournament = withdraw(tournament, withdraw_at[number])
         tournament = next_round(tournament)
         for pairing in tournament.pending():
-            result = random_result(rng, decisive=tournament.format == "knockout")
+            result = random_result(rng, tournament.target, decisive=tournament.format == "knockout")
             tournament = record_result(tournament, pairing.round, pairing.table, result)
     return tournament
