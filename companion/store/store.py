@@ -61,7 +61,11 @@ class GameSummary:
 
 @dataclass(frozen=True)
 class Evidence:
-    """A snapshot file kept for a game (a trick's table image, its readings)."""
+    """A snapshot file kept for a game (a trick's table image, its readings).
+
+    ``path`` is where the file is now: the store keeps it relative to its evidence folder, so a
+    data folder moved elsewhere still finds its files.
+    """
 
     id: int
     game_id: int
@@ -289,7 +293,8 @@ class Store:
         """Keep ``content`` (an image, readings) as evidence: written, synced, recorded with its sha256."""
         self.game(game_id)
         digest = hashlib.sha256(content).hexdigest()
-        path = self.evidence_dir / str(game_id) / f"{digest}{suffix}"
+        name = f"{game_id}/{digest}{suffix}"
+        path = self.evidence_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists():
             partial = path.with_suffix(path.suffix + ".partial")
@@ -301,7 +306,7 @@ class Store:
         values = {
             "game_id": game_id,
             "trick": trick,
-            "path": str(path),
+            "path": name,
             "sha256": digest,
             "size": len(content),
             "note": dict(note or {}),
@@ -317,14 +322,26 @@ class Store:
                         schema.evidence.c.game_id == game_id, schema.evidence.c.sha256 == digest
                     )
                 )
-        return _evidence(values)
+        return self._evidence(values)
 
     def evidence(self, game_id: int) -> list[Evidence]:
         query = (
             select(schema.evidence).where(schema.evidence.c.game_id == game_id).order_by(schema.evidence.c.id)
         )
         with self.engine.connect() as connection:
-            return [_evidence(row._asdict()) for row in connection.execute(query)]
+            return [self._evidence(row._asdict()) for row in connection.execute(query)]
+
+    def _evidence(self, values: Mapping[str, Any]) -> Evidence:
+        """A row as :class:`Evidence`; a path stored absolute (before migration 0003) is kept as is."""
+        return Evidence(
+            int(values["id"]),
+            int(values["game_id"]),
+            values["trick"],
+            self.evidence_dir / values["path"],  # an absolute stored path replaces the folder
+            values["sha256"],
+            int(values["size"]),
+            dict(values["note"]),
+        )
 
     def tampered_evidence(self, game_id: int) -> list[Evidence]:
         """The game's evidence whose file is missing or no longer matches its recorded sha256."""
@@ -481,15 +498,3 @@ def _insert_event(connection: Connection, game_id: int, seq: int, payload: str) 
         raise MalformedInput(
             f"event seq {seq} of game {game_id} leaves a gap: the log has {before} events before it"
         )
-
-
-def _evidence(values: Mapping[str, Any]) -> Evidence:
-    return Evidence(
-        int(values["id"]),
-        int(values["game_id"]),
-        values["trick"],
-        Path(values["path"]),
-        values["sha256"],
-        int(values["size"]),
-        dict(values["note"]),
-    )
