@@ -35,10 +35,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="top-1 of the card identifier: shipped decks, teaching gabriel-fuentes, real photographs",
         description="Needs ../shared. Renders held-out crops of each shipped deck, teaches gabriel-fuentes "
         "(never trained on) into a temporary folder and reads crops of it, and reads the real "
-        "photographs of ../shared/real/fournier-photos without teaching that style.",
+        "photographs of ../shared/real/fournier-photos without teaching that style. With --scene-cards N: "
+        "renders table scenes of each --deck instead (its artwork from --artwork/NAME), cuts the first "
+        "N face-up cards out at their labelled corners and reads them with the deck's references; "
+        "cards wholly in view and partly hidden ones are counted apart.",
     )
     identifier.add_argument("--per-card", type=int, default=50, help="rendered crops per card (default 50)")
     identifier.add_argument("--model", type=Path, help="identifier model (default: the shipped one)")
+    identifier.add_argument(
+        "--scene-cards", type=int, metavar="N", help="read the first N face-up cards of rendered table scenes"
+    )
+    identifier.add_argument(
+        "--deck",
+        action="append",
+        help="with --scene-cards: a deck the installation knows (repeatable; default: the shipped decks)",
+    )
+    identifier.add_argument(
+        "--artwork",
+        type=Path,
+        help="with --scene-cards: folder of deck artwork by name (default: ../shared/decks)",
+    )
+    identifier.add_argument(
+        "--seed", type=int, default=12345, help="with --scene-cards: first seed (default 12345)"
+    )
+    identifier.add_argument(
+        "--json", action="store_true", help="with --scene-cards: print the figures as JSON"
+    )
     identifier.set_defaults(run=run_identifier)
 
 
@@ -91,10 +113,56 @@ def run(args: argparse.Namespace) -> int:
 def run_identifier(args: argparse.Namespace) -> int:
     import json
 
+    if args.scene_cards is not None:
+        return run_scene_identification(args)
     from companion.paths import shared_dir
     from companion.training.identifier import evaluate_identifier
 
     print(json.dumps(evaluate_identifier(shared_dir(), args.model, args.per_card), indent=1))
+    return 0
+
+
+def run_scene_identification(args: argparse.Namespace) -> int:
+    import json
+    from itertools import islice
+
+    import cv2
+    from tqdm import tqdm
+
+    from companion.datasets.decks import decks_root, load_deck_images
+    from companion.errors import MalformedInput
+    from companion.training.scene_identification import GROUPS, measure, scene_cards
+    from companion.vision.decks import list_decks, load_deck
+    from companion.vision.identifier import Identifier
+
+    if args.scene_cards < 1:
+        raise MalformedInput(f"--scene-cards must be at least 1, got {args.scene_cards}")
+    cv2.setNumThreads(1)
+    identifier = Identifier.from_file(args.model)
+    names = args.deck or [d.name for d in list_decks() if d.origin == "shipped"]
+    report = {}
+    for offset, name in enumerate(names):
+        references = load_deck(name)
+        artwork = load_deck_images(name, args.artwork or decks_root())
+        found = islice(scene_cards(artwork, args.seed + offset), args.scene_cards)
+        cards = list(
+            tqdm(found, desc=name, total=args.scene_cards, unit="card", disable=args.json, leave=False)
+        )
+        report[name] = {"scenes": cards[-1].scene + 1, **measure(identifier, references, cards)}
+        if not args.json:
+            figures = report[name]
+            parts = [
+                f"{g} {figures[g]['top1']:.2%} of {figures[g]['cards']}"
+                for g in GROUPS
+                if figures[g]["cards"]
+            ]
+            print(f"{name}: {report[name]['scenes']} scenes; top-1 " + ", ".join(parts), flush=True)
+            for group in ("whole", "mostly", "hidden"):
+                if figures[group]["confusions"]:
+                    wrong = ", ".join(f"{k} x{v}" for k, v in figures[group]["confusions"].items())
+                    print(f"  {group} confusions: {wrong}", flush=True)
+    if args.json:
+        print(json.dumps(report))
     return 0
 
 

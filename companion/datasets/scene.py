@@ -37,11 +37,14 @@ MIN_VISIBLE = 0.25
 
 @dataclass(frozen=True)
 class Label:
-    """One labelled card: class index (0 card, 1 back), corners (4, 2) in image px, tags."""
+    """One labelled card: class index (0 card, 1 back), corners (4, 2) in image px, tags, the
+    face's name (its file stem, ``1O``...; empty for a back) and the fraction of the card in view."""
 
     cls: int
     corners: np.ndarray
     tags: tuple[str, ...] = ()
+    card: str = ""
+    visible: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -56,12 +59,14 @@ class _Item:
     corners: np.ndarray
     cls: int | None  # None: an object that is not a card
     tags: list[str] = field(default_factory=list)
+    name: str = ""  # a face-up card's file stem
 
 
-def _face(rng: np.random.Generator, decks: list[DeckImages]) -> np.ndarray:
+def _face(rng: np.random.Generator, decks: list[DeckImages]) -> tuple[str, np.ndarray]:
     deck = decks[int(rng.integers(len(decks)))]
     names = sorted(deck.faces)
-    return tint_card(deck.faces[names[int(rng.integers(len(names)))]], rng)
+    name = names[int(rng.integers(len(names)))]
+    return name, tint_card(deck.faces[name], rng)
 
 
 def _aspect(image: np.ndarray) -> float:
@@ -81,10 +86,10 @@ class _Layout:
         self.items: list[_Item] = []
 
     def card(self, centre: np.ndarray, angle: float, face_up: bool, tags: tuple[str, ...] = ()) -> _Item:
-        image = _face(self.rng, self.decks) if face_up else self.back
+        name, image = _face(self.rng, self.decks) if face_up else ("", self.back)
         width = self.unit * self.rng.uniform(0.96, 1.04)
         corners = card_corners(tuple(centre), width, angle, _aspect(image))
-        item = _Item(image, corners, 0 if face_up else 1, list(tags))
+        item = _Item(image, corners, 0 if face_up else 1, list(tags), name)
         self.items.append(item)
         return item
 
@@ -259,5 +264,6 @@ def render_scene(
             continue
         under_hand = bool(hands_before[polygon_mask(ids.shape, item.corners)].any())
         tags = tuple(item.tags) + (("hand",) if under_hand else ())
-        labels.append(Label(item.cls, np.clip(corners, 0, [w, h]).astype(np.float32), tags))
+        clipped = np.clip(corners, 0, [w, h]).astype(np.float32)
+        labels.append(Label(item.cls, clipped, tags, item.name, min(float(visible), 1.0)))
     return Scene(apply_camera_effects(image, rng, split), labels)

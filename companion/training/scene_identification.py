@@ -1,0 +1,81 @@
+"""Identification measured on whole rendered scenes rather than on the identifier's own crops.
+
+Scenes of one deck come from the detector's scene renderer (:mod:`companion.datasets.scene`):
+cloths, tilted cameras, tricks, the trump card under the stock, hands, light and sensor
+effects. Every labelled face-up card is cut out at its labelled physical corners, as the
+detector would give them, and read with the deck's references. Cards wholly in view and cards
+partly hidden (under other cards, the stock, a hand, or past the frame's edge) are counted
+apart, by how much of them is in view: a card a quarter in view may show nothing that tells
+it apart.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.cards import Card
+from companion.datasets.decks import DeckImages
+from companion.datasets.scene import render_scene
+from companion.errors import MalformedInput
+from companion.vision.decks import DeckReferences
+from companion.vision.identifier import Identifier, rectify
+
+WHOLE = 0.98
+"""A card at least this fraction in view counts as wholly visible (edges are rasterised)."""
+
+MOSTLY = 0.6
+"""A partly hidden card at least this fraction in view counts as mostly visible."""
+
+GROUPS = ("all", "whole", "mostly", "hidden", "trump", "hand")
+"""How the figures are split: every card; wholly visible, 60-98% in view, 25-60% in view (the
+renderer labels no card less in view); the trump card under the stock, cards under a hand."""
+
+
+@dataclass(frozen=True)
+class SceneCard:
+    """One face-up card of a rendered scene: its crop, true identity and how much of it shows."""
+
+    crop: np.ndarray
+    card: Card
+    visible: float
+    tags: tuple[str, ...]
+    scene: int
+
+    def groups(self) -> tuple[str, ...]:
+        """The groups of :data:`GROUPS` this card is counted in."""
+        seen = "whole" if self.visible >= WHOLE else "mostly" if self.visible >= MOSTLY else "hidden"
+        return ("all", seen, *(tag for tag in ("trump", "hand") if tag in self.tags))
+
+
+def scene_cards(deck: DeckImages, seed: int) -> Iterator[SceneCard]:
+    """The face-up cards of rendered validation scenes of ``deck`` (scene i from seed
+    ``[seed, i]``), each cut out at its labelled corners, scene after scene without end."""
+    for index in itertools.count():
+        scene = render_scene(np.random.default_rng([seed, index]), [deck], split="val")
+        for label in scene.labels:
+            if label.cls == 0:
+                crop = rectify(scene.image, label.corners)
+                yield SceneCard(crop, Card.parse(label.card), label.visible, label.tags, index)
+
+
+def measure(identifier: Identifier, references: DeckReferences, cards: list[SceneCard]) -> dict[str, object]:
+    """Top-1 over ``cards`` per group, with the confusions (``"true->read": count``, most first)."""
+    missing = sorted({str(c.card) for c in cards} - {str(c) for c in references.cards})
+    if missing:
+        raise MalformedInput(f"deck {references.name!r} has no references for cards {', '.join(missing)}")
+    read = [ranked[0][0] for ranked in identifier.rank(np.stack([c.crop for c in cards]), references)]
+    report: dict[str, object] = {}
+    for group in GROUPS:
+        pairs = [(c.card, r) for c, r in zip(cards, read, strict=True) if group in c.groups()]
+        wrong = Counter(f"{t}->{r}" for t, r in pairs if t != r)
+        report[group] = {
+            "cards": len(pairs),
+            "top1": round(1 - sum(wrong.values()) / len(pairs), 4) if pairs else None,
+            "confusions": dict(wrong.most_common()),
+        }
+    return report
