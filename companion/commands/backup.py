@@ -1,9 +1,11 @@
-"""``companion backup OUT``: a consistent copy of the database, safe while a game is being scored."""
+"""``companion backup OUT``: a consistent copy of the database and its evidence files, safe while a
+game is being scored."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 
@@ -11,7 +13,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "backup",
         help="copy the database consistently, even while a game runs",
-        description="SQLite: an online backup into a new database file. PostgreSQL: pg_dump (custom format).",
+        description="SQLite: an online backup into a new database file. PostgreSQL: pg_dump (custom "
+        "format). The evidence files go to OUT.evidence/, each checked against its recorded sha256; "
+        "exit status 1 names any that were missing or changed.",
     )
     parser.add_argument("out", type=Path, help="the new file to write")
     parser.add_argument("--db", help="database URL or SQLite file (default: the data folder's database)")
@@ -23,9 +27,13 @@ def run(args: argparse.Namespace) -> int:
     from companion.store.backup import backup
 
     made = backup(args.db, args.out)
+    evidence = made["evidence"]
+    files = f"{evidence['files']} evidence files, sha256 checked, to {evidence['path']}"
     print(
         json.dumps(made)
         if args.json
-        else f"backed up to {made['path']} ({made['bytes']} bytes, {made['kind']})"
+        else f"backed up to {made['path']} ({made['bytes']} bytes, {made['kind']}) and {files}"
     )
-    return 0
+    for problem in evidence["problems"]:
+        print(f"evidence not backed up: {problem}", file=sys.stderr)
+    return 1 if evidence["problems"] else 0

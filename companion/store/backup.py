@@ -1,7 +1,9 @@
-"""Consistent copies of a live database: SQLite's online backup API, or ``pg_dump`` for PostgreSQL."""
+"""Consistent copies of a live database (SQLite's online backup API, or ``pg_dump`` for PostgreSQL)
+and of the evidence files it records, each checked against its sha256."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sqlite3
@@ -13,13 +15,24 @@ from sqlalchemy.engine import make_url
 
 from companion.errors import IllegalAction, MissingResource
 from companion.store.database import resolve_url
+from companion.store.store import Store
 
 
-def backup(url: str | None, out: Path) -> dict[str, Any]:
-    """Copy the database at ``url`` to ``out`` while games keep being written; returns what was made."""
+def evidence_folder(out: Path) -> Path:
+    """Where the evidence files of the backup ``out`` go: ``<out>.evidence/<game>/<sha256><suffix>``."""
+    return out.with_name(f"{out.name}.evidence")
+
+
+def backup(url: str | None, out: Path, evidence_dir: Path | None = None) -> dict[str, Any]:
+    """Copy the database at ``url`` to ``out``, then its evidence files beside it; safe while games run.
+
+    ``evidence_dir`` is the store's evidence folder (default: the data folder's). Evidence is only
+    ever added, so every file the copied database records is there to copy. Returns what was made.
+    """
     resolved = make_url(resolve_url(url))
-    if out.exists():
-        raise IllegalAction(f"backup target {out} already exists; choose a new file")
+    for target in (out, evidence_folder(out)):
+        if target.exists():
+            raise IllegalAction(f"backup target {target} already exists; choose a new file")
     out.parent.mkdir(parents=True, exist_ok=True)
     if resolved.get_backend_name() == "sqlite":
         _backup_sqlite(Path(resolved.database or ""), out)
@@ -27,7 +40,26 @@ def backup(url: str | None, out: Path) -> dict[str, Any]:
     else:
         _backup_postgresql(resolved.set(drivername="postgresql"), out)
         kind = "pg_dump"
-    return {"kind": kind, "path": str(out), "bytes": out.stat().st_size}
+    evidence = _backup_evidence(url, evidence_dir, evidence_folder(out))
+    return {"kind": kind, "path": str(out), "bytes": out.stat().st_size, "evidence": evidence}
+
+
+def _backup_evidence(url: str | None, evidence_dir: Path | None, folder: Path) -> dict[str, Any]:
+    """Copy every recorded evidence file whose content still has its sha256; name the others."""
+    copied, size, problems = 0, 0, []
+    with Store.open(url, evidence_dir=evidence_dir) as store:
+        items = [item for game in store.games() for item in store.evidence(game.id)]
+    for item in items:
+        content = item.path.read_bytes() if item.path.is_file() else None
+        if content is None or hashlib.sha256(content).hexdigest() != item.sha256:
+            why = "missing" if content is None else "changed since it was recorded"
+            problems.append(f"{item.path}: {why}")
+            continue
+        target = folder / str(item.game_id) / item.path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        copied, size = copied + 1, size + len(content)
+    return {"path": str(folder), "files": copied, "bytes": size, "problems": problems}
 
 
 def _backup_sqlite(source: Path, out: Path) -> None:

@@ -1,5 +1,6 @@
-"""``companion backup`` copies the database consistently while a game is being written."""
+"""``companion backup`` copies the database consistently while a game is being written, and its evidence."""
 
+import json
 import shutil
 import sqlite3
 import subprocess
@@ -11,7 +12,7 @@ from companion.cli import main
 from companion.engine import random_game
 from companion.errors import IllegalAction, MissingResource
 from companion.store import Store
-from companion.store.backup import backup
+from companion.store.backup import backup, evidence_folder
 
 GAME = random_game("brisca-2", seed=3, players=["Ana", "Luis"])
 
@@ -70,3 +71,24 @@ def test_a_postgresql_backup_holds_the_game(pg_url, tmp_path):
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     assert restored.count(f"\n{game_id}\t") == len(GAME.events)
+
+
+def test_the_backup_carries_the_evidence_files_checked_by_sha256(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "data"))
+    with Store.open() as store:  # the data folder's database and evidence, as `companion run` keeps them
+        game_id = store.import_record(GAME.to_dict())
+        kept = store.add_evidence(game_id, b"snapshot of trick 1", trick=1)
+        changed = store.add_evidence(game_id, b"snapshot of trick 2", trick=2)
+    changed.path.write_bytes(b"edited after the game")
+    out = tmp_path / "backups" / "club.db"
+    assert main(["backup", str(out), "--json"]) == 1  # a changed file is named, not copied
+    made = json.loads(capsys.readouterr().out)
+    assert made["evidence"]["files"] == 1 and made["evidence"]["path"] == str(evidence_folder(out))
+    assert made["evidence"]["problems"] == [f"{changed.path}: changed since it was recorded"]
+    with Store.open(f"sqlite:///{out}", evidence_dir=evidence_folder(out)) as restored:
+        copies = restored.evidence(game_id)
+        assert all(item.path.is_relative_to(evidence_folder(out)) for item in copies)
+        assert copies[0].path.read_bytes() == b"snapshot of trick 1" and copies[0].sha256 == kept.sha256
+        assert [item.sha256 for item in restored.tampered_evidence(game_id)] == [changed.sha256]
+    with pytest.raises(IllegalAction, match=r"club\.db"):
+        backup(None, out)
