@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from companion.commands.run import add_db_argument
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -18,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "exit status 1 names any that were missing or changed.",
     )
     parser.add_argument("out", type=Path, help="the new file to write")
-    parser.add_argument("--db", help="database URL or SQLite file (default: the data folder's database)")
+    add_db_argument(parser, "the database to copy")
     parser.add_argument("--json", action="store_true", help="print what was written as JSON")
     parser.set_defaults(run=run)
 

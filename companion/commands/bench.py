@@ -7,6 +7,8 @@ import json
 import os
 import time
 
+from companion.commands.run import add_db_argument
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -17,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("target", choices=["engine", "store", "vision"], help="what to measure")
     parser.add_argument("--deck", default="fournier-1878", help="vision: the deck of the six cards")
-    parser.add_argument("--db", action="append", help="store: database URL (repeat; default: temp SQLite)")
+    add_db_argument(parser, "store: measure this database (repeat)", "temporary SQLite", action="append")
     parser.add_argument("--events", type=int, default=2000, help="store: events to append (default 2000)")
     parser.add_argument("--writers", type=int, default=1, help="store: tables writing at once (default 1)")
     parser.add_argument("--rules", default="brisca-2", help="rules preset of the games (default brisca-2)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 
 def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,12 +34,20 @@ def add_web_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="web UI port (0: any free one)")
 
 
+DB_HELP = "a database URL (postgresql://...) or SQLite file"
+
+
+def add_db_argument(
+    parser: argparse.ArgumentParser, purpose: str, default: str = "the data folder's", **options: Any
+) -> None:
+    """The ``--db`` option of every command that opens the store, worded in one place."""
+    parser.add_argument("--db", help=f"{purpose}: {DB_HELP} (default: {default})", **options)
+
+
 def add_store_arguments(parser: argparse.ArgumentParser, without: str) -> None:
     """Where scored games are kept: shared by ``run`` and ``serve``; ``without`` says where
     they stay with ``--no-db``."""
-    parser.add_argument(
-        "--db", help="keep the games in this database, URL or SQLite file (default: the data folder's)"
-    )
+    add_db_argument(parser, "keep the games in this database")
     parser.add_argument("--no-db", action="store_true", help=f"keep the games only {without}")
 
 

@@ -8,6 +8,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from companion.commands.run import add_db_argument
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -17,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", help="database URL or SQLite file (default: the data folder's database)")
+    add_db_argument(common, "where the tournaments and their games are kept")
     common.add_argument("--json", action="store_true", help="print JSON for machines")
 
     def action(name: str, help: str) -> argparse.ArgumentParser:
