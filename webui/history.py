@@ -20,7 +20,10 @@ from webui.security import operator_required
 
 bp = Blueprint("history", __name__)
 
-CSV_FIELDS = ("seq", "type", "seat", "player", "card", "cards", "ref", "t", "source", "confidence")
+CSV_FIELDS = (
+    "seq", "type", "seat", "player", "card", "cards", "ref", "rank", "points", "suit",
+    "t", "source", "confidence",
+)  # fmt: skip
 
 
 @bp.get("/history")

@@ -105,6 +105,15 @@ def test_record_downloads_as_json_and_csv(client: FlaskClient, session: LiveSess
     assert {row["player"] for row in rows if row["seat"]} == set(record.players)
 
 
+def test_a_bidding_games_record_downloads_as_csv(session: LiveSession, client: FlaskClient) -> None:
+    record = random_game("chiamata-5", seed=7)
+    session.load(record)
+    rows = list(csv.DictReader(io.StringIO(client.get("/record.csv").get_data(as_text=True))))
+    assert [row["type"] for row in rows] == [event.type for event in record.events]
+    bids = [event for event in record.events if event.rank is not None]
+    assert bids and [row["rank"] for row in rows if row["rank"]] == [str(int(e.rank)) for e in bids]
+
+
 def test_camera_frames_and_status(client: FlaskClient, session: LiveSession) -> None:
     assert client.get("/camera.jpg").status_code == 404
     session.set_frame(b"\xff\xd8frame\xff\xd9")
