@@ -52,6 +52,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--conf", type=float, default=None, help="confidence threshold (default: the detector's)"
     )
+    evaluate.add_argument(
+        "--sweep",
+        type=float,
+        nargs="+",
+        metavar="CONF",
+        help="score --data at each of these confidence thresholds instead (one network pass), "
+        "to choose the default on a tuning set",
+    )
     evaluate.add_argument("--json", action="store_true")
     evaluate.set_defaults(run=run_evaluate)
     from companion.datasets.game_video_cli import register_action
@@ -86,6 +94,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from companion.training.evaluation import evaluate_real, evaluate_rendered, format_report
     from companion.vision.detector import Detector, DetectorSettings
 
+    if args.sweep:
+        return _sweep(args)
     settings = DetectorSettings() if args.conf is None else replace(DetectorSettings(), conf=args.conf)
     detector = Detector.from_file(args.model, settings, threads=2)
     rendered = None
@@ -95,4 +105,29 @@ def run_evaluate(args: argparse.Namespace) -> int:
     real = evaluate_real(detector, real_dir) if (real_dir / "counts.json").is_file() else None
     result = {"conf": settings.conf, "rendered": rendered, "real": real}
     print(json.dumps(result, indent=1) if args.json else "\n".join(format_report(rendered, real)))
+    return 0
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    from companion.errors import MalformedInput
+    from companion.training.evaluation import sweep_rendered
+    from companion.vision.detector import Detector, DetectorSettings
+
+    if args.data is None:
+        raise MalformedInput("--sweep scores a rendered dataset: give --data DIR")
+    if not all(0 < t < 1 for t in args.sweep):
+        raise MalformedInput(f"--sweep thresholds must lie in (0, 1), got {args.sweep}")
+    detector = Detector.from_file(args.model, DetectorSettings(conf=min(args.sweep), max_det=300), threads=2)
+    reports = sweep_rendered(detector, args.data, args.sweep, args.split, progress=not args.json)
+    rows = {f"{t:g}": r.to_dict() for t, r in reports.items()}
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    print("conf   card recall  precision   trump  hand   back recall  precision")
+    for conf, r in rows.items():
+        card, back = r["card"], r["back"]
+        print(
+            f"{conf:6s} {card['recall']:11.4f} {card['precision']:10.4f} {r['trump']['recall']:7.4f} "
+            f"{r['hand']['recall']:5.4f} {back['recall']:12.4f} {back['precision']:10.4f}"
+        )
     return 0

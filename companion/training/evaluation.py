@@ -107,22 +107,46 @@ def _score_image(
                         sub.add(int(m >= 0), 0, int(m < 0))
 
 
-def evaluate_rendered(detector, data: Path, split: str = "val", progress: bool = False) -> RenderedReport:
-    """Recall and precision at IoU 0.5 on oriented boxes, on a rendered dataset's ``split``."""
+def _rendered_frames(data: Path, split: str, progress: bool):
+    """(frame, labels, tags) of each image of a rendered dataset's ``split``."""
     from tqdm import tqdm
 
     images = sorted((data / "images" / split).glob("*.jpg"))
     if not images:
         raise MissingResource(f"no rendered images under {data / 'images' / split}")
     tags = json.loads((data / "tags.json").read_text())
-    report = RenderedReport()
     for path in tqdm(images, disable=not progress, unit="img"):
         frame = cv2.imread(str(path))
         h, w = frame.shape[:2]
         labels = read_labels(data / "labels" / split / f"{path.stem}.txt", w, h)
-        _score_image(report, detector.detect(frame), labels, tags[f"{split}/{path.stem}"])
+        yield frame, labels, tags[f"{split}/{path.stem}"]
+
+
+def evaluate_rendered(detector, data: Path, split: str = "val", progress: bool = False) -> RenderedReport:
+    """Recall and precision at IoU 0.5 on oriented boxes, on a rendered dataset's ``split``."""
+    report = RenderedReport()
+    for frame, labels, tags in _rendered_frames(data, split, progress):
+        _score_image(report, detector.detect(frame), labels, tags)
         report.images += 1
     return report
+
+
+def sweep_rendered(
+    detector, data: Path, thresholds: Iterable[float], split: str = "val", progress: bool = False
+) -> dict[float, RenderedReport]:
+    """:func:`evaluate_rendered` at each confidence threshold, from one pass of the network.
+
+    The detector must keep boxes down to the lowest threshold; keeping those of a higher one
+    afterwards is exact, as non-maximum suppression only lets stronger boxes remove weaker ones.
+    """
+    reports = {t: RenderedReport() for t in sorted(thresholds)}
+    for frame, labels, tags in _rendered_frames(data, split, progress):
+        readings = detector.detect(frame)
+        for threshold, report in reports.items():
+            kept = [r for r in readings if r.detection_confidence >= threshold]
+            _score_image(report, kept, labels, tags)
+            report.images += 1
+    return reports
 
 
 def evaluate_real(detector, frames: Path) -> dict[str, object]:

@@ -9,7 +9,14 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.training.evaluation import evaluate_real, evaluate_rendered, match, polygon_iou, read_labels
+from companion.training.evaluation import (
+    evaluate_real,
+    evaluate_rendered,
+    match,
+    polygon_iou,
+    read_labels,
+    sweep_rendered,
+)
 from companion.vision.readings import Face, Reading
 
 SQUARE = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
@@ -81,6 +88,31 @@ def test_missed_faces_count_against_recall_only(rendered: Path) -> None:
     report = evaluate_rendered(_Oracle(rendered, drop_faces=True), rendered).to_dict()
     assert report["card"]["recall"] == 0.0 and report["card"]["found"] == 0
     assert report["trump"]["recall"] == 0.0 and report["back"]["precision"] == 1.0
+
+
+class _Graded(_Oracle):
+    """The oracle with falling confidences and a spurious face-up card, kept down to ``conf``."""
+
+    def __init__(self, data: Path, conf: float) -> None:
+        super().__init__(data)
+        self.conf = conf
+
+    def detect(self, frame: np.ndarray) -> list[Reading]:
+        graded = [Reading(r.corners, r.face, 0.9 - 0.3 * i) for i, r in enumerate(super().detect(frame))]
+        spurious = Reading(_shift(150), Face.UP, 0.4)
+        return [r for r in [*graded, spurious] if r.detection_confidence >= self.conf]
+
+
+def test_a_sweep_scores_each_threshold_as_a_run_at_that_threshold(rendered: Path) -> None:
+    thresholds = (0.2, 0.35, 0.5, 0.7)
+    swept = sweep_rendered(_Graded(rendered, min(thresholds)), rendered, thresholds)
+    assert list(swept) == sorted(thresholds)
+    for threshold in thresholds:
+        alone = evaluate_rendered(_Graded(rendered, threshold), rendered)
+        assert json.dumps(swept[threshold].to_dict()) == json.dumps(alone.to_dict())  # NaN-safe
+    assert swept[0.2].to_dict()["card"]["recall"] == 1.0
+    assert swept[0.7].to_dict()["card"]["recall"] == 0.5
+    assert swept[0.2].to_dict()["card"]["precision"] < swept[0.5].to_dict()["card"]["precision"]
 
 
 def test_real_frames_compare_face_up_counts_with_the_hand_counted_range(tmp_path: Path) -> None:
