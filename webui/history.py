@@ -1,12 +1,9 @@
 """History and disputes: every trick with its evidence and the rule that decided it;
-the record as JSON and CSV, and importing a record back."""
+the record as JSON and CSV, and importing either back."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-from typing import Any
 
 from flask import Blueprint, Response, flash, g, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import NotFound
@@ -16,14 +13,10 @@ from companion.engine import GameRecord
 from companion.errors import MalformedInput
 from webui import board, i18n
 from webui.live import live_session
+from webui.record_csv import record_from_csv, record_to_csv
 from webui.security import operator_required
 
 bp = Blueprint("history", __name__)
-
-CSV_FIELDS = (
-    "seq", "type", "seat", "player", "card", "cards", "ref", "rank", "points", "suit",
-    "t", "source", "confidence",
-)  # fmt: skip
 
 
 @bp.get("/history")
@@ -64,39 +57,29 @@ def record_json() -> Response:
 @bp.get("/record.csv")
 def record_csv() -> Response:
     view = live_session().view()
-    return _download(events_csv(view.record), "text/csv", f"brisca-game-{view.game_id}.csv")
+    return _download(record_to_csv(view.record), "text/csv", f"brisca-game-{view.game_id}.csv")
 
 
 @bp.post("/history/import")
 @operator_required
 def import_record() -> Redirect:
-    """Continue from an uploaded record; a bad file changes nothing."""
+    """Continue from an uploaded record, JSON or CSV (as downloaded); a bad file changes nothing."""
     upload = request.files.get("record")
     if upload is None or not upload.filename:
-        raise MalformedInput("choose a record file (JSON) to import")
-    try:
-        data = json.loads(upload.read().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise MalformedInput(f"{upload.filename!r} is not a JSON record: {error}") from None
-    live_session().load(GameRecord.from_dict(data))
+        raise MalformedInput("choose a record file (JSON or CSV) to import")
+    live_session().load(_read_record(upload.read(), upload.filename))
     flash(i18n.MESSAGES[g.locale]["done"], "ok")
     return redirect(url_for("live.scoreboard"), 303)
 
 
-def events_csv(record: GameRecord) -> str:
-    """The record's events, one row each, with the player's name beside the seat."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    players = list(record.players)
-    for seq, event in enumerate(record.events):
-        row: dict[str, Any] = {"seq": seq, **event.to_dict()}
-        if "cards" in row:
-            row["cards"] = " ".join(row["cards"])
-        if event.seat is not None:
-            row["player"] = players[event.seat % len(players)]
-        writer.writerow(row)
-    return out.getvalue()
+def _read_record(body: bytes, filename: str) -> GameRecord:
+    """A record file: CSV when its name ends in ``.csv``, JSON otherwise."""
+    as_csv = filename.lower().endswith(".csv")
+    try:
+        text = body.decode("utf-8-sig")
+        return record_from_csv(text) if as_csv else GameRecord.from_dict(json.loads(text))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise MalformedInput(f"{filename!r} is not a {'CSV' if as_csv else 'JSON'} record: {error}") from None
 
 
 def _download(body: str, mimetype: str, filename: str) -> Response:

@@ -225,6 +225,25 @@ def test_import_continues_from_a_record_and_bad_files_change_nothing(
     assert session.view().record == full_record and session.view().state.complete
 
 
+def test_a_downloaded_csv_record_imports_back(
+    operator: FlaskClient, session: LiveSession, full_record: GameRecord
+) -> None:
+    def upload(body: bytes) -> Any:
+        data = {"csrf": operator.csrf, "record": (io.BytesIO(body), "game.csv")}  # type: ignore[attr-defined]
+        return operator.post("/history/import", data=data, content_type="multipart/form-data")
+
+    session.load(full_record)
+    downloaded = operator.get("/record.csv").data
+    session.load(GameRecord.create("brisca-2", ["Eva", "Jon"]))
+    before = session.view()
+    response = upload(downloaded.replace(b"\n1,", b"\nuno,", 1))
+    assert response.status_code == 400
+    assert "expected 1: keep the rows in order" in response.get_data(as_text=True)
+    assert session.view() is before
+    assert upload(downloaded).status_code == 303
+    assert session.view().record == full_record
+
+
 def test_errors_are_shown_in_the_chosen_language(app: Flask) -> None:
     client = app.test_client()
     english = client.post("/corrections/undo?lang=en", data={"csrf": csrf_of(client)})

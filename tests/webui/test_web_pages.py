@@ -99,7 +99,8 @@ def test_record_downloads_as_json_and_csv(client: FlaskClient, session: LiveSess
     download = client.get("/record.json")
     assert "attachment" in download.headers["Content-Disposition"]
     assert GameRecord.from_dict(json.loads(download.data)) == record
-    rows = list(csv.DictReader(io.StringIO(client.get("/record.csv").get_data(as_text=True))))
+    game, *rows = csv.DictReader(io.StringIO(client.get("/record.csv").get_data(as_text=True)))
+    assert game["type"] == "game" and json.loads(game["record"])["players"] == list(record.players)
     assert len(rows) == len(record.events)
     assert [row["card"] for row in rows] == [str(e.card) if e.card else "" for e in record.events]
     assert {row["player"] for row in rows if row["seat"]} == set(record.players)
@@ -108,7 +109,7 @@ def test_record_downloads_as_json_and_csv(client: FlaskClient, session: LiveSess
 def test_a_bidding_games_record_downloads_as_csv(session: LiveSession, client: FlaskClient) -> None:
     record = random_game("chiamata-5", seed=7)
     session.load(record)
-    rows = list(csv.DictReader(io.StringIO(client.get("/record.csv").get_data(as_text=True))))
+    _game, *rows = csv.DictReader(io.StringIO(client.get("/record.csv").get_data(as_text=True)))
     assert [row["type"] for row in rows] == [event.type for event in record.events]
     bids = [event for event in record.events if event.rank is not None]
     assert bids and [row["rank"] for row in rows if row["rank"]] == [str(int(e.rank)) for e in bids]
