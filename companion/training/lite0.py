@@ -2,7 +2,7 @@
 
 Both models start from these offline weights: the identifier uses its first five stages on
 card crops, and the detector uses the stride 8, 16 and 32 stages as the backbone of its
-YOLO-OBB layout (:class:`Lite0Pyramid`), which trains far faster than a backbone from scratch.
+YOLO-OBB layout (:class:`Lite0Pyramid`), which learns far faster than a backbone trained from scratch.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class Lite0Pyramid(Lite0):
     """The detector's backbone: [0, 1] RGB images -> features at strides 8, 16 and 32
     (40, 112 and 192 channels), starting from the ImageNet weights.
 
-    Ultralytics builds it from ``detector-obb.yaml`` (after :func:`register_with_ultralytics`);
+    Ultralytics builds it from ``detector-lite0-obb.yaml`` (after :func:`register_with_ultralytics`);
     the ``Index`` layers there pick the three outputs.
     """
 
