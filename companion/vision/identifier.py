@@ -3,8 +3,9 @@
 The network (``models/identifier.onnx``, run by ONNX Runtime) maps a crop to an
 embedding, trained so that the 48 card identities shared by every Spanish-suited deck
 fall apart whatever the artwork. A deck's references (:mod:`companion.vision.decks`)
-hold embeddings of each of its cards in both orientations, so an upside-down card
-matches the same card; a crop is read as the card of its closest reference.
+hold the mean view of each of its cards in both orientations, in an embedding space
+whitened by how that deck's views spread, so an upside-down card matches the same card;
+a crop, and the crop turned 180 degrees, are read as the card of the nearest mean view.
 (The network's identity logits are exported too, but the references alone measured
 better on every deck: see ``models/MODEL_CARD.md``.)"""
 
@@ -31,8 +32,9 @@ CROP_WIDTH, CROP_HEIGHT = 80, 128
 IDENTITIES: tuple[Card, ...] = deck(48)
 """Every card identity, in the order of the network's logits and of a deck's cards."""
 
-REFERENCE_SCALE = 20.0
-"""Logits per unit of cosine similarity to a deck's closest reference."""
+REFERENCE_SCALE = 0.03
+"""Logits per unit of squared whitened distance to a card's nearer mean view (chosen on
+validation crops so that the probabilities are about right)."""
 
 TOP_ALTERNATIVES = 3
 
@@ -106,10 +108,13 @@ class Identifier:
         return embedding, logits
 
     def probabilities(self, crops: np.ndarray, references: DeckReferences) -> np.ndarray:
-        """(N, len(references.cards)) probabilities over the cards of the deck."""
+        """(N, len(references.cards)) probabilities over the cards of the deck, from each crop
+        and the crop turned 180 degrees."""
         if len(crops) == 0:
             return np.zeros((0, len(references.cards)), np.float32)
-        return softmax(reference_logits(self.embed(crops)[0], references))
+        crops = np.asarray(crops)
+        logits = reference_logits(self.embed(np.concatenate([crops, crops[:, ::-1, ::-1]]))[0], references)
+        return softmax((logits[: len(crops)] + logits[len(crops) :]) / 2)
 
     def rank(self, crops: np.ndarray, references: DeckReferences) -> list[list[tuple[Card, float]]]:
         """For each crop the deck's most likely cards, best first, with their probabilities."""
@@ -132,8 +137,11 @@ class Identifier:
 
 
 def reference_logits(embedding: np.ndarray, references: DeckReferences) -> np.ndarray:
-    """Per crop and deck card: the similarity to that card's closest reference, scaled to logits."""
-    similarity = embedding @ references.embeddings.T  # (N, K)
-    closest = np.full((len(embedding), len(references.cards)), -1.0, np.float32)
-    np.maximum.at(closest.T, references.owners, similarity.T)
-    return REFERENCE_SCALE * closest
+    """Per crop and deck card: the squared whitened distance to the card's nearer mean view,
+    scaled to (negative) logits."""
+    whitened = embedding @ references.whitening
+    means = references.embeddings
+    distance = (whitened**2).sum(1)[:, None] - 2 * whitened @ means.T + (means**2).sum(1)[None]
+    nearest = np.full((len(embedding), len(references.cards)), np.inf, np.float32)
+    np.minimum.at(nearest.T, references.owners, distance.T)
+    return -REFERENCE_SCALE * nearest

@@ -12,7 +12,15 @@ from identifier_cards import SMALL_DECK, write_deck
 
 from companion.cli import main
 from companion.errors import MalformedInput, MissingResource, UnknownName
-from companion.vision.decks import augment, list_decks, load_deck, read_card_images, teach
+from companion.vision.decks import (
+    DeckReferences,
+    augment,
+    list_decks,
+    load_deck,
+    read_card_images,
+    teach,
+    whitening,
+)
 from companion.vision.identifier import Identifier
 
 cv2.setNumThreads(1)
@@ -99,3 +107,21 @@ def test_deck_commands(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert set(SHIPPED) <= set(listed)
     assert main(["deck", "teach", "x", str(data / "absent")]) == 2
     assert "absent" in capsys.readouterr().err
+
+
+def test_whitening_makes_the_views_spread_alike_in_every_direction() -> None:
+    rng = np.random.default_rng(0)
+    means = rng.normal(0, 5, (6, 2, 1, 8))
+    views = means + rng.normal(0, 1, (6, 2, 400, 8)) * np.geomspace(0.05, 3, 8)  # stretched spread
+    white = whitening(views, shrink=0.0)
+    spread = ((views - views.mean(axis=2, keepdims=True)) @ white).reshape(-1, 8)
+    np.testing.assert_allclose(spread.T @ spread / len(spread), np.eye(8), atol=1e-3)
+    shrunk = ((views - views.mean(axis=2, keepdims=True)) @ whitening(views, shrink=0.5)).reshape(-1, 8)
+    assert shrunk.var(axis=0).max() < 2 and shrunk.var(axis=0).min() < 0.1  # weak directions stay weak
+
+
+def test_references_from_an_older_version_ask_to_teach_again(tmp_path: Path) -> None:
+    old = tmp_path / "old.npz"
+    np.savez(old, cards=np.array(["1O"]), embeddings=np.zeros((2, 4)), owners=np.zeros(2), meta="{}")
+    with pytest.raises(MalformedInput, match="older version: teach it again"):
+        DeckReferences.load(old, "taught")
