@@ -56,7 +56,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="with --scene-cards: folder of deck artwork by name (default: ../shared/decks)",
     )
     identifier.add_argument(
-        "--seed", type=int, default=12345, help="with --scene-cards: first seed (default 12345)"
+        "--seed",
+        type=int,
+        default=12345,
+        help="first seed of the rendered crops or scenes (default 12345, the evaluation seed; "
+        "choose things on another)",
     )
     identifier.add_argument(
         "--json", action="store_true", help="with --scene-cards: print the figures as JSON"
@@ -118,7 +122,7 @@ def run_identifier(args: argparse.Namespace) -> int:
     from companion.paths import shared_dir
     from companion.training.identifier import evaluate_identifier
 
-    print(json.dumps(evaluate_identifier(shared_dir(), args.model, args.per_card), indent=1))
+    print(json.dumps(evaluate_identifier(shared_dir(), args.model, args.per_card, args.seed), indent=1))
     return 0
 
 
