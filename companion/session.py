@@ -8,7 +8,8 @@ so a slow phone never blocks the pipeline (a revision always means "read the ses
 again", so nothing is lost by dropping older notices).
 
 The session also keeps the newest annotated camera frame (JPEG bytes), the camera
-status, events flagged for confirmation, and an evidence snapshot per trick.
+status, events flagged for confirmation, and an evidence snapshot per trick, which it
+hands on to its evidence sink (the store) as it hands events to its event sink.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from companion.cards import Card
 from companion.engine import Event, Game, GameRecord, GameState
@@ -68,6 +69,19 @@ class Evidence:
     trick: int
     snapshot: Path
     readings: tuple[dict[str, Any], ...] = ()
+
+
+#: Called with the evidence of each completed trick of the current game, so the store can keep it.
+EvidenceSink = Callable[[Evidence], None]
+
+
+class StoreSink(Protocol):
+    """What keeps a live game durably (the store's ``GameWriter``): each event, as an
+    :data:`EventSink`, and each trick's evidence through :meth:`keep`, an :data:`EvidenceSink`."""
+
+    def __call__(self, record: GameRecord, event: Event | None) -> None: ...
+
+    def keep(self, evidence: Evidence) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -130,11 +144,13 @@ class LiveSession:
         setup: Setup | None = None,
         *,
         sink: EventSink | None = None,
+        evidence_sink: EvidenceSink | None = None,
         queue_size: int = 8,
         max_subscribers: int = 200,
     ) -> None:
         self._lock = threading.RLock()
         self._sink = sink
+        self._evidence_sink = evidence_sink
         self._queue_size = queue_size
         self.max_subscribers = max_subscribers
         self._subscribers: set[Subscription] = set()
@@ -228,9 +244,21 @@ class LiveSession:
                 self._changed()
 
     def add_evidence(self, evidence: Evidence) -> None:
-        """Keep the snapshot (and readings) behind a completed trick."""
+        """Keep the snapshot (and readings) behind a completed trick of the current game and hand
+        it to the evidence sink; a failing sink is logged, never stops the game. Evidence of a trick
+        this game has not completed (its game ended and the next began) is logged and left out,
+        so it never lands on the wrong game."""
         with self._lock:
+            done = len(self._game.state.tricks)
+            if not 1 <= evidence.trick <= done:
+                log.warning("evidence of trick %d left out: this game has %d tricks", evidence.trick, done)
+                return
             self._evidence[evidence.trick] = evidence
+            if self._evidence_sink is not None:
+                try:
+                    self._evidence_sink(evidence)
+                except Exception:  # the store failing must not stop the game being scored
+                    log.exception("evidence sink failed on trick %d", evidence.trick)
             self._changed()
 
     # --- watching --------------------------------------------------------------------------
@@ -312,9 +340,11 @@ __all__ = [
     "Event",
     "EventSink",
     "Evidence",
+    "EvidenceSink",
     "Flag",
     "LiveSession",
     "Setup",
+    "StoreSink",
     "Subscription",
     "View",
 ]

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +29,7 @@ from companion.pipeline.evidence import annotate
 from companion.pipeline.recognise import Recognised
 from companion.pipeline.runner import Pipeline, Stats, run_loop
 from companion.pipeline.vision import make_see
-from companion.session import CameraStatus, EventSink, LiveSession, Setup
+from companion.session import CameraStatus, EventSink, LiveSession, Setup, StoreSink
 from companion.table.profile import DEFAULT_TABLE_MM, TableProfile, load_profile, profile_from_markers
 from companion.vision.readings import Reading
 
@@ -127,17 +129,21 @@ def watch(
     on_events: Callable[[list[Recognised]], None],
     serve: Callable[[LiveSession], None] | None = None,
     publish_every_s: float = 0.2,
-    store: EventSink | None = None,
+    store: StoreSink | None = None,
 ) -> Outcome:
     """Run the pipeline over ``options.source`` until it ends; see the module docstring.
 
     ``serve(session)`` is called once the live session exists (to start the web UI); the
     annotated camera frame is then published to the session every ``publish_every_s``.
-    ``store``, when given, also receives every event (see :class:`companion.store.GameWriter`).
+    ``store``, when given, also receives every event and every trick's evidence (see
+    :class:`companion.store.GameWriter`).
     """
     writer = RecordWriter(options.record)
     setup = Setup(rules=options.rules, players=options.players, first=options.first, deck=options.deck)
-    session = LiveSession(setup, sink=writer if store is None else _both(writer, store))
+    if store is None:
+        session = LiveSession(setup, sink=writer)
+    else:
+        session = LiveSession(setup, sink=_both(writer, store), evidence_sink=store.keep)
     if serve is not None:
         serve(session)
 
@@ -147,18 +153,28 @@ def watch(
         elif status is Status.ENDED:
             session.set_camera(CameraStatus.LOST, f"{options.source} ended")
 
-    with Capture(options.source, options.mode, on_status=camera_changed) as capture:
+    with Capture(options.source, options.mode, on_status=camera_changed) as capture, ExitStack() as scratch:
         frames = capture.frames(timeout=1.0)
         profile, first = find_table(frames, options, session.view().state.rules.seats)
         zones = options.config.recognise
         see, vision = make_see(options.vision, options.deck, profile, first.image, zones)
-        evidence = options.evidence
-        if evidence is None and options.record is not None:
-            evidence = options.record.with_name(f"{options.record.stem}-evidence")
+        evidence = evidence_folder(options, scratch if store is not None else None)
         publish = _publisher(session, publish_every_s) if serve is not None else None
         pipeline = Pipeline(see, profile, session, options.config, evidence, publish)
         stats = run_loop(_chain(first, frames), pipeline, on_events)
     return Outcome(writer.games, stats, profile, vision)
+
+
+def evidence_folder(options: WatchOptions, scratch: ExitStack | None) -> Path | None:
+    """Where trick snapshots are saved: ``options.evidence``, else beside the record, else (given
+    ``scratch``: a store keeps them) a temporary folder removed when ``scratch`` closes; else none."""
+    if options.evidence is not None:
+        return options.evidence
+    if options.record is not None:
+        return options.record.with_name(f"{options.record.stem}-evidence")
+    if scratch is not None:
+        return Path(scratch.enter_context(tempfile.TemporaryDirectory(prefix="companion-evidence-")))
+    return None
 
 
 def _both(first: EventSink, second: EventSink) -> EventSink:

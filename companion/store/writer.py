@@ -1,8 +1,11 @@
-"""Keep a live game in the store as it is played: an event sink for :class:`companion.session.LiveSession`."""
+"""Keep a live game in the store as it is played: the :class:`companion.session.StoreSink` of a
+:class:`companion.session.LiveSession`, for its events and its tricks' evidence."""
 
 from __future__ import annotations
 
 from companion.engine import Event, GameRecord, replay
+from companion.errors import IllegalAction
+from companion.session import Evidence
 from companion.store.store import Store
 
 
@@ -13,6 +16,7 @@ class GameWriter:
     write is retried with the next event and a retry never stores an event twice; a game is
     stored from its first event and marked complete when its last trick is in. Give
     ``game_id`` to continue a stored game, then load the session with its record.
+    :meth:`keep` stores a trick's evidence with the game being written.
     """
 
     def __init__(self, store: Store, game_id: int | None = None) -> None:
@@ -38,6 +42,19 @@ class GameWriter:
         if not self._finished and replay(record).complete:
             self.store.finish_game(self.game_id)
             self._finished = True
+
+    def keep(self, evidence: Evidence) -> None:
+        """Store the snapshot of ``evidence`` (its bytes, with their sha256) for the game being
+        written, its readings in the note; the same snapshot twice is kept once."""
+        if self.game_id is None:
+            raise IllegalAction(f"no stored game for the evidence of trick {evidence.trick}")
+        self.store.add_evidence(
+            self.game_id,
+            evidence.snapshot.read_bytes(),
+            trick=evidence.trick,
+            suffix=evidence.snapshot.suffix,
+            note={"readings": list(evidence.readings)},
+        )
 
     def _start_over(self) -> None:
         """The next event starts a new stored game; an unfinished one before it (a game restarted
