@@ -38,6 +38,9 @@ validation crops so that the probabilities are about right)."""
 
 TOP_ALTERNATIVES = 3
 
+BATCH = 64
+"""Crops per network run: larger batches gain nothing on a CPU and need gigabytes."""
+
 
 def default_model_path() -> Path:
     return models_dir() / "identifier.onnx"
@@ -104,8 +107,12 @@ class Identifier:
         """Embeddings (N, D), L2-normalised, and identity logits (N, 48) of BGR crops."""
         if len(crops) == 0:
             return np.zeros((0, 0), np.float32), np.zeros((0, len(IDENTITIES)), np.float32)
-        embedding, logits = self.session.run(None, {"image": to_blob(np.asarray(crops))})
-        return embedding, logits
+        crops = np.asarray(crops)
+        parts = [
+            self.session.run(None, {"image": to_blob(crops[start : start + BATCH])})
+            for start in range(0, len(crops), BATCH)
+        ]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
     def probabilities(self, crops: np.ndarray, references: DeckReferences) -> np.ndarray:
         """(N, len(references.cards)) probabilities over the cards of the deck, from each crop

@@ -12,7 +12,7 @@ from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards, 
 from companion.errors import MissingResource, RecognitionFailure
 from companion.paths import shared_dir
 from companion.vision.decks import DeckReferences, augment, list_decks, read_card_images, teach
-from companion.vision.identifier import CROP_HEIGHT, CROP_WIDTH, Identifier, card_quad, rectify
+from companion.vision.identifier import BATCH, CROP_HEIGHT, CROP_WIDTH, Identifier, card_quad, rectify
 from companion.vision.readings import Face, Reading
 
 cv2.setNumThreads(1)
@@ -81,6 +81,16 @@ def test_identify_names_face_up_cards_and_leaves_backs(
         assert probabilities == sorted(probabilities, reverse=True)
         assert reading.confidence == probabilities[0] and 0 < sum(probabilities) <= 1.0001
     assert named[2] is readings[2]
+
+
+def test_many_crops_are_embedded_in_batches_alike(identifier: Identifier) -> None:
+    rng = np.random.default_rng(2)
+    crops = np.stack([augment(card_image(SMALL_DECK[i % 4]), rng) for i in range(BATCH + 6)])
+    embedding, logits = identifier.embed(crops)
+    assert embedding.shape == (BATCH + 6, 128) and logits.shape == (BATCH + 6, 48)
+    alone = identifier.embed(crops[-6:])
+    np.testing.assert_allclose(embedding[-6:], alone[0], atol=1e-5)
+    np.testing.assert_allclose(logits[-6:], alone[1], atol=1e-4)
 
 
 def test_no_readings_is_fine(identifier: Identifier, taught: DeckReferences) -> None:
