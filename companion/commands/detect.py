@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 
@@ -27,13 +26,9 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from companion.errors import MalformedInput
-    from companion.paths import models_dir
     from companion.vision.reader import CardReader, annotate
 
-    detector, early = args.detector, models_dir() / "detector-early.onnx"
-    if detector is None and not (models_dir() / "detector.onnx").is_file() and early.is_file():
-        detector = early  # until a trained detector is shipped
-    reader = CardReader.load(args.deck, detector=detector, identifier=args.identifier, threads=2)
+    reader = CardReader.load(args.deck, detector=args.detector, identifier=args.identifier, threads=2)
     frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if frame is None:
         raise MalformedInput(f"cannot read image {args.image}")
@@ -48,10 +43,4 @@ def run(args: argparse.Namespace) -> int:
             x, y = r.center
             print(f"{name:<10} at ({x:.0f}, {y:.0f})")
         print(f"{len(readings)} cards")
-    if detector == early:
-        print(
-            f"companion detect: used the early detector checkpoint {early.name}, which misses many cards"
-            " (see models/MODEL_CARD.md)",
-            file=sys.stderr,
-        )
     return 0

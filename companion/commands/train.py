@@ -15,7 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     detector.add_argument("--data", type=Path, help="dataset folder (with data.yaml)")
     detector.add_argument("--epochs", type=int, default=100)
-    detector.add_argument("--imgsz", type=int, default=640)
+    detector.add_argument(
+        "--imgsz", type=int, default=512, help="training size, and the longer side of frames at run time"
+    )
     detector.add_argument("--batch", type=int, default=8)
     detector.add_argument("--device", default="cpu", help="cpu, or a CUDA device such as 0")
     detector.add_argument("--workers", type=int, default=1, help="data-loading processes")

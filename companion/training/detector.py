@@ -32,7 +32,7 @@ class TrainSettings:
     ``checkpoint_minutes`` (and after each epoch) in ``project/name/weights``."""
 
     epochs: int = 100
-    imgsz: int = 640
+    imgsz: int = 512
     batch: int = 8
     device: str = "cpu"
     workers: int = 1
@@ -115,9 +115,13 @@ def train_detector(
     return best if best.is_file() else last
 
 
-def export_onnx(weights: Path, out: Path, imgsz: int = 640) -> Path:
-    """Export a trained checkpoint to ONNX (opset 17, a fixed ``imgsz`` square input that the
-    runtime detector letterboxes frames into) at ``out``."""
+def export_onnx(weights: Path, out: Path, imgsz: int = 512) -> Path:
+    """Export a trained checkpoint to ONNX (opset 17) at ``out``.
+
+    The input shape is dynamic: the runtime detector scales a frame's longer side to ``imgsz``
+    and pads the shorter one only to a multiple of 32, so a 16:9 camera costs about 56% of a
+    square input.
+    """
     _offline()
     from ultralytics import YOLO
 
@@ -127,7 +131,7 @@ def export_onnx(weights: Path, out: Path, imgsz: int = 640) -> Path:
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.simplefilter("ignore", FutureWarning)
         exported = YOLO(str(weights)).export(
-            format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False
+            format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=True
         )
     out.parent.mkdir(parents=True, exist_ok=True)
     if Path(exported).resolve() != out.resolve():
