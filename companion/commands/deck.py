@@ -53,14 +53,19 @@ def run_teach(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from companion.vision.decks import list_decks
+    from companion.vision.decks import read_decks
 
+    readable, unreadable = read_decks()
     decks = [
-        {"deck": d.name, "cards": len(d.cards), "origin": d.origin, "source": d.source} for d in list_decks()
+        {"deck": d.name, "cards": len(d.cards), "origin": d.origin, "source": d.source} for d in readable
     ]
+    decks += [{"deck": name, "unreadable": why} for name, why in sorted(unreadable.items())]
     if args.json:
         print(json.dumps(decks))
     else:
         for d in decks:
-            print(f"{d['deck']:<20} {d['cards']:>3} cards  {d['origin']:<8} {d['source']}")
+            if "unreadable" in d:
+                print(f"{d['deck']:<20} cannot be used: {d['unreadable']}")
+            else:
+                print(f"{d['deck']:<20} {d['cards']:>3} cards  {d['origin']:<8} {d['source']}")
     return 0

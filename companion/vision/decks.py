@@ -102,10 +102,21 @@ def _deck_files() -> dict[str, tuple[Path, str]]:
     return found
 
 
+def read_decks() -> tuple[list[DeckReferences], dict[str, str]]:
+    """Every deck the installation knows (shipped ones first, then by name), and why each deck
+    whose references cannot be read (broken, or from an older version) was left out."""
+    decks, unreadable = [], {}
+    for name, (path, origin) in _deck_files().items():
+        try:
+            decks.append(DeckReferences.load(path, origin))
+        except MalformedInput as error:
+            unreadable[name] = str(error)
+    return sorted(decks, key=lambda d: (d.origin != "shipped", d.name)), unreadable
+
+
 def list_decks() -> list[DeckReferences]:
-    """Every deck the installation knows, shipped ones first, then by name."""
-    decks = [DeckReferences.load(path, origin) for path, origin in _deck_files().values()]
-    return sorted(decks, key=lambda d: (d.origin != "shipped", d.name))
+    """The decks that can be used now: :func:`read_decks` without the unreadable ones."""
+    return read_decks()[0]
 
 
 def load_deck(name: str) -> DeckReferences:

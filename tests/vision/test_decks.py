@@ -125,3 +125,18 @@ def test_references_from_an_older_version_ask_to_teach_again(tmp_path: Path) -> 
     np.savez(old, cards=np.array(["1O"]), embeddings=np.zeros((2, 4)), owners=np.zeros(2), meta="{}")
     with pytest.raises(MalformedInput, match="older version: teach it again"):
         DeckReferences.load(old, "taught")
+
+
+def test_an_unreadable_taught_deck_is_left_out_and_named(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stale = data / "data" / "decks" / "old-deck.npz"
+    stale.parent.mkdir(parents=True)
+    np.savez(stale, cards=np.array(["1O"]), embeddings=np.zeros((2, 4)), owners=np.zeros(2), meta="{}")
+    assert {d.name for d in list_decks()} == set(SHIPPED)
+    assert main(["deck", "list", "--json"]) == 0
+    listed = {d["deck"]: d for d in json.loads(capsys.readouterr().out)}
+    assert "teach it again" in listed["old-deck"]["unreadable"]
+    assert set(SHIPPED) <= set(listed)
+    assert main(["deck", "list"]) == 0
+    assert "old-deck" in capsys.readouterr().out
