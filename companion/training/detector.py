@@ -99,7 +99,7 @@ def train_detector(
             project=str(settings.project.resolve()),
             name=settings.name,
             exist_ok=True,
-            pretrained=False,
+            pretrained=weights is not None,  # ultralytics drops a checkpoint's weights otherwise
             plots=False,
             amp=settings.device != "cpu",
             seed=settings.seed,

@@ -82,6 +82,18 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
     corners = theirs.xyxyxyxy[best].numpy()
     assert np.sort(ours[0].corners, axis=0) == pytest.approx(np.sort(corners, axis=0), abs=0.5)
 
+    capsys.readouterr()
+    again = [
+        *args[:-5],
+        "--name",
+        "again",
+        "--weights",
+        str(tmp_path / "runs" / "smoke" / "weights" / "last.pt"),
+    ]
+    assert main([*again, "--export", str(tmp_path / "again.onnx"), "--json"]) == 0
+    log = capsys.readouterr()
+    assert "Transferred" in log.out + log.err  # the new run starts from the checkpoint's weights
+
 
 @pytest.mark.slow
 def test_resume_without_a_run_is_a_clear_error(tmp_path: Path, capsys) -> None:
