@@ -15,6 +15,7 @@ import numpy as np
 from companion.errors import MalformedInput, MissingResource
 from companion.paths import models_dir
 from companion.vision.readings import Face, Reading
+from companion.vision.runtime import session_options
 
 FACES = (Face.UP, Face.DOWN)
 """Detector class index -> face: 0 a face-up card, 1 a card back."""
@@ -154,10 +155,7 @@ class Detector:
         path = Path(path) if path is not None else models_dir() / "detector.onnx"
         if not path.is_file():
             raise MissingResource(f"detector model not found: {path}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
+        options = session_options(threads)
         try:
             session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         except Exception as error:  # onnxruntime raises its own untyped errors

@@ -22,6 +22,7 @@ from companion.cards import Card, deck
 from companion.errors import MissingResource, RecognitionFailure
 from companion.paths import models_dir
 from companion.vision.readings import Face, Reading
+from companion.vision.runtime import session_options
 
 if TYPE_CHECKING:
     from companion.vision.decks import DeckReferences
@@ -94,9 +95,7 @@ class Identifier:
         path = Path(path) if path is not None else default_model_path()
         if not path.is_file():
             raise MissingResource(f"identifier model not found: {path}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
+        options = session_options(threads)
         try:
             session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         except Exception as error:  # onnxruntime raises its own untyped errors
