@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,7 +107,9 @@ def _score_image(
                         sub.add(int(m >= 0), 0, int(m < 0))
 
 
-def _rendered_frames(data: Path, split: str, progress: bool):
+def _rendered_frames(
+    data: Path, split: str, progress: bool
+) -> Iterator[tuple[np.ndarray, list[tuple[int, np.ndarray]], list[list[str]]]]:
     """(frame, labels, tags) of each image of a rendered dataset's ``split``."""
     from tqdm import tqdm
 

@@ -27,9 +27,7 @@ def median_ms(fn: Callable[[], object], runs: int) -> float:
     return round(statistics.median(times), 1)
 
 
-def compare(
-    checkpoint: Path, onnx: Path, threads: int = 1, runs: int = 20, imgsz: int = 640
-) -> dict[str, float]:
+def compare(checkpoint: Path, onnx: Path, threads: int = 1, runs: int = 20) -> dict[str, float]:
     """Median ms per frame: ultralytics predictor (PyTorch) and :class:`Detector` (ONNX Runtime)."""
     os.environ["YOLO_OFFLINE"] = "1"
     import cv2
@@ -46,7 +44,9 @@ def compare(
     detector = Detector.from_file(onnx, threads=threads)
     return {
         "threads": threads,
-        "ultralytics_pytorch_ms": median_ms(lambda: model.predict(frame, imgsz=imgsz, verbose=False), runs),
+        "ultralytics_pytorch_ms": median_ms(
+            lambda: model.predict(frame, imgsz=detector.imgsz, verbose=False), runs
+        ),
         "onnxruntime_ms": median_ms(lambda: detector.detect(frame), runs),
     }
 

@@ -209,13 +209,20 @@ def test_a_new_game_starts_with_its_setup(post: Callable[..., Any], session: Liv
     assert view.setup.corners == ((10, 12), (620, 15), (630, 470), (5, 460))
 
 
+def _importer(operator: FlaskClient, name: str) -> Callable[[bytes], Any]:
+    """Uploads a file called ``name`` to the history page's import form."""
+
+    def upload(body: bytes) -> Any:
+        data = {"csrf": operator.csrf, "record": (io.BytesIO(body), name)}  # type: ignore[attr-defined]
+        return operator.post("/history/import", data=data, content_type="multipart/form-data")
+
+    return upload
+
+
 def test_import_continues_from_a_record_and_bad_files_change_nothing(
     operator: FlaskClient, session: LiveSession, full_record: GameRecord
 ) -> None:
-    def upload(body: bytes) -> Any:
-        data = {"csrf": operator.csrf, "record": (io.BytesIO(body), "game.json")}  # type: ignore[attr-defined]
-        return operator.post("/history/import", data=data, content_type="multipart/form-data")
-
+    upload = _importer(operator, "game.json")
     before = session.view()
     for body, message in [(b"\x89PNG", "not a JSON record"), (b'{"format": "x"}', "not a game record")]:
         response = upload(body)
@@ -228,9 +235,7 @@ def test_import_continues_from_a_record_and_bad_files_change_nothing(
 def test_a_downloaded_csv_record_imports_back(
     operator: FlaskClient, session: LiveSession, full_record: GameRecord
 ) -> None:
-    def upload(body: bytes) -> Any:
-        data = {"csrf": operator.csrf, "record": (io.BytesIO(body), "game.csv")}  # type: ignore[attr-defined]
-        return operator.post("/history/import", data=data, content_type="multipart/form-data")
+    upload = _importer(operator, "game.csv")
 
     session.load(full_record)
     downloaded = operator.get("/record.csv").data
