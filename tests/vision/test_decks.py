@@ -8,12 +8,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from identifier_cards import SMALL_DECK, write_deck
+from identifier_cards import SMALL_DECK, card_image, write_deck
 
 from companion.cli import main
 from companion.errors import MalformedInput, MissingResource, UnknownName
 from companion.vision.decks import (
     DeckReferences,
+    ViewRange,
     augment,
     list_decks,
     load_deck,
@@ -57,6 +58,19 @@ def test_a_taught_deck_is_listed_and_recognised(data: Path, identifier: Identifi
     crops = np.stack([augment(images[card], rng) for card in cards])
     read = [ranked[0][0] for ranked in identifier.rank(crops, load_deck("home-deck"))]
     assert np.mean([r == c for r, c in zip(read, cards, strict=True)]) >= 0.95
+
+
+def test_a_card_drawn_small_or_soft_yields_a_crop_with_less_detail() -> None:
+    image = card_image(SMALL_DECK[0])
+    sharp = ViewRange(heights=(280, 280), blur=0.31)
+
+    def detail(views: ViewRange) -> float:
+        rng = np.random.default_rng(5)
+        crops = [cv2.cvtColor(augment(image, rng, views), cv2.COLOR_BGR2GRAY) for _ in range(12)]
+        return float(np.mean([cv2.Laplacian(c, cv2.CV_32F).var() for c in crops]))
+
+    assert detail(ViewRange(heights=(40, 40), blur=0.31)) < 0.5 * detail(sharp)
+    assert detail(ViewRange(heights=(280, 280), blur=3.0)) < detail(sharp)
 
 
 def test_teaching_writes_only_references(data: Path, identifier: Identifier) -> None:
