@@ -144,3 +144,23 @@ def test_committed_model_gives_well_formed_readings(model: Path) -> None:
     assert confidences == sorted(confidences, reverse=True)
     assert all(c >= 0.01 for c in confidences)
     assert detector.imgsz % 32 == 0
+
+
+@pytest.mark.skipif(not COMMITTED, reason="no committed detector model")
+def test_openvino_reads_the_committed_model_as_onnx_runtime_does() -> None:
+    """The speed comparison runs the same model on OpenVINO (``pip install -e '.[speed]'``)."""
+    pytest.importorskip("openvino")
+    from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards
+
+    from companion.training.speed import OpenVinoSession
+
+    cards = [card_image(c) for c in SMALL_DECK[:3]]
+    frame = place_cards(cards, [card_corners((300 + 300 * i, 360), 25 * i) for i in range(3)])
+    settings = DetectorSettings(conf=0.05)
+    ours = Detector.from_file(COMMITTED[0], settings).detect(frame)
+    theirs = Detector(OpenVinoSession(COMMITTED[0], threads=1), settings).detect(frame)
+    assert ours and len(theirs) == len(ours)
+    for a, b in zip(ours, theirs, strict=True):
+        assert a.face is b.face
+        assert b.detection_confidence == pytest.approx(a.detection_confidence, abs=1e-3)
+        np.testing.assert_allclose(b.corners, a.corners, atol=0.5)
