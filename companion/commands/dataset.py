@@ -60,6 +60,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="score --data at each of these confidence thresholds instead (one network pass), "
         "to choose the default on a tuning set",
     )
+    evaluate.add_argument(
+        "--pictures",
+        type=Path,
+        metavar="DIR",
+        help="draw into DIR the rendered frames with the most mistakes (missed cards red, made-up "
+        "ones magenta), a contact sheet of them, and every real frame with its count",
+    )
     evaluate.add_argument("--json", action="store_true")
     evaluate.set_defaults(run=run_evaluate)
     from companion.datasets.game_video_cli import register_action
@@ -98,14 +105,42 @@ def run_evaluate(args: argparse.Namespace) -> int:
         return _sweep(args)
     settings = DetectorSettings() if args.conf is None else replace(DetectorSettings(), conf=args.conf)
     detector = Detector.from_file(args.model, settings, threads=2)
+    worst, seen_rendered, seen_real = _pictures(args.pictures)
     rendered = None
     if args.data is not None:
-        rendered = evaluate_rendered(detector, args.data, args.split, progress=not args.json).to_dict()
+        rendered = evaluate_rendered(
+            detector, args.data, args.split, progress=not args.json, seen=seen_rendered
+        ).to_dict()
     real_dir = args.real or shared_dir() / "real" / "table-frames"
-    real = evaluate_real(detector, real_dir) if (real_dir / "counts.json").is_file() else None
+    real = evaluate_real(detector, real_dir, seen_real) if (real_dir / "counts.json").is_file() else None
     result = {"conf": settings.conf, "rendered": rendered, "real": real}
+    if worst is not None:
+        result["pictures"] = [str(p) for p in worst.write(args.pictures)]
     print(json.dumps(result, indent=1) if args.json else "\n".join(format_report(rendered, real)))
+    if worst is not None and not args.json:
+        print(f"pictures of the worst {len(result['pictures'])} rendered frames: {args.pictures}/sheet.jpg")
     return 0
+
+
+def _pictures(folder: Path | None):
+    """What draws the evaluated frames into ``folder``: the worst rendered frames kept (written at
+    the end) and the callbacks told of each rendered and each real frame; all ``None`` without it."""
+    if folder is None:
+        return None, None, None
+    import cv2
+
+    from companion.training.error_pictures import WorstFrames, draw_count, draw_errors
+
+    folder.mkdir(parents=True, exist_ok=True)
+    worst = WorstFrames()
+
+    def seen_rendered(name, frame, readings, labels) -> None:
+        worst.offer(name, draw_errors(frame, readings, labels))
+
+    def seen_real(name, frame, readings, expected) -> None:
+        cv2.imwrite(str(folder / f"real-{Path(name).stem}.jpg"), draw_count(frame, readings, expected))
+
+    return worst, seen_rendered, seen_real
 
 
 def _sweep(args: argparse.Namespace) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,7 +77,16 @@ class RenderedReport:
         return out
 
 
-def read_labels(path: Path, width: int, height: int) -> list[tuple[int, np.ndarray]]:
+Labels = list[tuple[int, np.ndarray]]
+
+SeenRendered = Callable[[str, np.ndarray, list[Reading], Labels], None]
+"""Told of each rendered frame scored: its name, the frame, the readings and the labels."""
+
+SeenReal = Callable[[str, np.ndarray, list[Reading], tuple[int, int]], None]
+"""Told of each real frame: its name, the frame, the readings and the hand-counted range."""
+
+
+def read_labels(path: Path, width: int, height: int) -> Labels:
     """Ultralytics OBB label lines -> (class, corners in pixels)."""
     labels = []
     for line in path.read_text().splitlines():
@@ -91,7 +100,7 @@ def read_labels(path: Path, width: int, height: int) -> list[tuple[int, np.ndarr
 def _score_image(
     report: RenderedReport,
     readings: list[Reading],
-    labels: list[tuple[int, np.ndarray]],
+    labels: Labels,
     tags: list[list[str]],
 ) -> None:
     for face, cls, tally in ((Face.UP, 0, report.card), (Face.DOWN, 1, report.back)):
@@ -109,8 +118,8 @@ def _score_image(
 
 def _rendered_frames(
     data: Path, split: str, progress: bool
-) -> Iterator[tuple[np.ndarray, list[tuple[int, np.ndarray]], list[list[str]]]]:
-    """(frame, labels, tags) of each image of a rendered dataset's ``split``."""
+) -> Iterator[tuple[str, np.ndarray, Labels, list[list[str]]]]:
+    """(name, frame, labels, tags) of each image of a rendered dataset's ``split``."""
     from tqdm import tqdm
 
     images = sorted((data / "images" / split).glob("*.jpg"))
@@ -121,15 +130,20 @@ def _rendered_frames(
         frame = cv2.imread(str(path))
         h, w = frame.shape[:2]
         labels = read_labels(data / "labels" / split / f"{path.stem}.txt", w, h)
-        yield frame, labels, tags[f"{split}/{path.stem}"]
+        yield path.stem, frame, labels, tags[f"{split}/{path.stem}"]
 
 
-def evaluate_rendered(detector, data: Path, split: str = "val", progress: bool = False) -> RenderedReport:
+def evaluate_rendered(
+    detector, data: Path, split: str = "val", progress: bool = False, seen: SeenRendered | None = None
+) -> RenderedReport:
     """Recall and precision at IoU 0.5 on oriented boxes, on a rendered dataset's ``split``."""
     report = RenderedReport()
-    for frame, labels, tags in _rendered_frames(data, split, progress):
-        _score_image(report, detector.detect(frame), labels, tags)
+    for name, frame, labels, tags in _rendered_frames(data, split, progress):
+        readings = detector.detect(frame)
+        _score_image(report, readings, labels, tags)
         report.images += 1
+        if seen is not None:
+            seen(name, frame, readings, labels)
     return report
 
 
@@ -142,7 +156,7 @@ def sweep_rendered(
     afterwards is exact, as non-maximum suppression only lets stronger boxes remove weaker ones.
     """
     reports = {t: RenderedReport() for t in sorted(thresholds)}
-    for frame, labels, tags in _rendered_frames(data, split, progress):
+    for _, frame, labels, tags in _rendered_frames(data, split, progress):
         readings = detector.detect(frame)
         for threshold, report in reports.items():
             kept = [r for r in readings if r.detection_confidence >= threshold]
@@ -151,7 +165,7 @@ def sweep_rendered(
     return reports
 
 
-def evaluate_real(detector, frames: Path) -> dict[str, object]:
+def evaluate_real(detector, frames: Path, seen: SeenReal | None = None) -> dict[str, object]:
     """Face-up cards found per real frame against the hand-counted range in ``counts.json``."""
     counts_path = frames / "counts.json"
     if not counts_path.is_file():
@@ -165,13 +179,16 @@ def evaluate_real(detector, frames: Path) -> dict[str, object]:
         readings = detector.detect(frame)
         up = sum(r.face is Face.UP for r in readings)
         down = len(readings) - up
-        ok = expected["face_up_min"] <= up <= expected["face_up_max"]
+        lo, hi = expected["face_up_min"], expected["face_up_max"]
+        ok = lo <= up <= hi
+        if seen is not None:
+            seen(name, frame, readings, (lo, hi))
         rows.append(
             {
                 "frame": name,
                 "face_up": up,
                 "backs": down,
-                "expected": [expected["face_up_min"], expected["face_up_max"]],
+                "expected": [lo, hi],
                 "in_range": ok,
             }
         )
