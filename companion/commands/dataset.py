@@ -5,6 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from companion.training.error_pictures import WorstFrames
+    from companion.training.evaluation import Labels, SeenReal, SeenRendered
+    from companion.vision.readings import Reading
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -122,7 +130,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pictures(folder: Path | None):
+def _pictures(folder: Path | None) -> tuple[WorstFrames | None, SeenRendered | None, SeenReal | None]:
     """What draws the evaluated frames into ``folder``: the worst rendered frames kept (written at
     the end) and the callbacks told of each rendered and each real frame; all ``None`` without it."""
     if folder is None:
@@ -134,10 +142,10 @@ def _pictures(folder: Path | None):
     folder.mkdir(parents=True, exist_ok=True)
     worst = WorstFrames()
 
-    def seen_rendered(name, frame, readings, labels) -> None:
+    def seen_rendered(name: str, frame: np.ndarray, readings: list[Reading], labels: Labels) -> None:
         worst.offer(name, draw_errors(frame, readings, labels))
 
-    def seen_real(name, frame, readings, expected) -> None:
+    def seen_real(name: str, frame: np.ndarray, readings: list[Reading], expected: tuple[int, int]) -> None:
         cv2.imwrite(str(folder / f"real-{Path(name).stem}.jpg"), draw_count(frame, readings, expected))
 
     return worst, seen_rendered, seen_real

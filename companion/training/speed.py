@@ -57,7 +57,7 @@ class OpenVinoSession:
         return [self._model(list(feeds.values()))[0]]
 
 
-def compare(checkpoint: Path, onnx: Path, threads: int = 1, runs: int = 20) -> dict[str, float]:
+def compare(checkpoint: Path, onnx: Path, threads: int = 1, runs: int = 20) -> dict[str, float | None]:
     """Median ms per frame: ultralytics predictor (PyTorch), :class:`Detector` on ONNX Runtime, and
     on OpenVINO when it is installed (else ``None``)."""
     os.environ["YOLO_OFFLINE"] = "1"
