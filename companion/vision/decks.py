@@ -30,7 +30,7 @@ TEACH_VIEWS = 48
 
 WHITENING_SHRINK = 0.1
 """How far the views' spread is shrunk towards a sphere before whitening (chosen on validation
-crops: 24 views per card describe a 128-d spread only roughly)."""
+crops with 24 views per card, which describe a 128-d spread only roughly)."""
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
