@@ -1,5 +1,6 @@
 """The pipeline's eyes: which cards a frame shows, from the learned detector, the table's
-change-based proposer, or both, named by the identifier over the active deck."""
+change-based proposer, or both, named by the identifier over the active deck (a card that lies
+as it lay when it was read keeps its name: :mod:`companion.pipeline.naming`)."""
 
 from __future__ import annotations
 
@@ -81,14 +82,14 @@ def make_see(
     """
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
+    from companion.pipeline.naming import StillCardNamer
     from companion.table.proposer import ChangeProposer
     from companion.vision.decks import load_deck
     from companion.vision.identifier import Identifier
     from companion.vision.reader import CardDetector, load_detector
 
     zones = zones or RecogniseConfig()
-    references = load_deck(deck)
-    identifier = Identifier.from_file()
+    namer = StillCardNamer(Identifier.from_file(), load_deck(deck))
     detector: CardDetector | None = None
     if source != "changes":
         try:
@@ -107,6 +108,6 @@ def make_see(
         found = detector.detect(frame) if detector is not None else []
         if proposer is not None:
             found = merged(found, by_zone(proposer.propose(frame), profile, zones), 0.5 * card_px)
-        return identifier.identify(frame, found, references)
+        return namer.name(frame, found)
 
     return see, source
