@@ -27,6 +27,7 @@ THUMB = (10, 16)
 
 
 def thumbnail(crop: np.ndarray) -> np.ndarray:
+    """The grey thumbnail of a card's crop that two frames are compared by."""
     return cv2.resize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), THUMB, interpolation=cv2.INTER_AREA).astype(
         np.float32
     )
