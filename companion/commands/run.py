@@ -23,8 +23,8 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "detector", "changes", "both"),
         default="changes",
         help="card proposals from the change-based proposer (the default: measured best while the "
-        "shipped detector misses a fifth of the cards), the learned detector, both, or auto (both "
-        "when a detector is shipped)",
+        "shipped detector misses a sixth of the face-up cards on renders), the learned detector, "
+        "both, or auto (both when a detector is shipped)",
     )
 
 

@@ -49,7 +49,8 @@ class _Read:
 class StillCardNamer:
     """Names the face-up readings of successive frames of one camera with ``references``; a card
     that lies as it lay when it was read keeps that reading, so the identifier reads only the
-    cards that came, moved or changed."""
+    cards that came, moved or changed. ``reads`` and ``kept`` count the cards read and the cards
+    that kept an earlier reading."""
 
     def __init__(self, identifier: Identifier, references: DeckReferences) -> None:
         self.identifier = identifier

@@ -171,7 +171,7 @@ CROPS = ViewRange()
 
 TEACHING = ViewRange(heights=(40, 280), blur=2.5)
 """Teaching views: also the tiny, soft cards of a camera high above a large table (chosen on
-rendered validation scenes of a deck never trained on: 9 instead of 14 of 1,441 wholly
+rendered validation scenes of a deck never trained on: 9 instead of 14 of 1,439 wholly
 visible cards misread, with 48 views instead of 24)."""
 
 
