@@ -47,6 +47,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--models", type=Path, help="where identifier.onnx and decks/ go (default models/)"
     )
     identifier.add_argument("--per-card", type=int, default=128, help="augmented crops per card and style")
+    identifier.add_argument(
+        "--scene-per-card",
+        type=int,
+        default=24,
+        help="crops per card and style cut from rendered table scenes (0: none)",
+    )
     identifier.add_argument("--epochs", type=int, default=30)
     identifier.add_argument("--seed", type=int, default=0)
     identifier.set_defaults(run=run_identifier)
@@ -85,7 +91,13 @@ def run_identifier(args: argparse.Namespace) -> int:
     from companion.training.identifier import train_identifier
 
     result = train_identifier(
-        shared_dir() / "decks", args.out, args.models or models_dir(), args.per_card, args.epochs, args.seed
+        shared_dir() / "decks",
+        args.out,
+        args.models or models_dir(),
+        per_card=args.per_card,
+        scene_per_card=args.scene_per_card,
+        epochs=args.epochs,
+        seed=args.seed,
     )
     print(json.dumps(result))
     return 0

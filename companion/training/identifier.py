@@ -14,7 +14,9 @@ import json
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -23,8 +25,11 @@ from torch import nn
 from tqdm import tqdm
 
 from companion.cards import deck
+from companion.datasets.decks import load_deck_images
 from companion.training.lite0 import Lite0
+from companion.training.scene_identification import MOSTLY, scene_cards
 from companion.vision.decks import (
+    DETECTOR_JITTER,
     DeckReferences,
     augment,
     build_references,
@@ -196,22 +201,69 @@ def ship_decks(decks_root: Path, models: Path, seed: int = 0) -> None:
         )
 
 
+def scene_crops(styles: tuple[str, ...], decks_root: Path, per_card: int, seed: int) -> Crops:
+    """About ``per_card`` crops per card of every style cut from rendered training scenes (cards
+    at least 60% in view, corners jittered like a detector's), half of them upside down.
+
+    They bring what the augmentation of single cards lacks: the renderer's cloths, tilted
+    cameras, tiny and soft cards, stacks, hands and light.
+    """
+    rng = np.random.default_rng(seed)
+    crops, labels = [], []
+    for offset, style in enumerate(styles):
+        artwork = load_deck_images(style, decks_root)
+        wanted = per_card * len(artwork.faces)
+        cards = scene_cards(artwork, seed + offset, split="train", jitter=DETECTOR_JITTER)
+        mostly = (card for card in cards if card.visible >= MOSTLY)
+        for card in tqdm(islice(mostly, wanted), total=wanted, desc=f"scene crops, {style}", unit="crop"):
+            crops.append(card.crop[::-1, ::-1] if rng.random() < 0.5 else card.crop)
+            labels.append(CARDS.index(card.card))
+    return Crops(np.stack(crops), np.array(labels))
+
+
+def _features(cache: Path, crops: Callable[[], Crops], backbone: Backbone) -> tuple[torch.Tensor, np.ndarray]:
+    """Backbone features and labels of ``crops()``, from ``cache`` when a run made them before."""
+    if cache.is_file():  # rendering and features are the slow part: a rerun starts from here
+        with np.load(cache) as saved:
+            return torch.from_numpy(saved["features"]), saved["labels"]
+    made = crops()
+    features = backbone_features(backbone, made.images)
+    np.savez(cache, features=features.numpy(), labels=made.labels)
+    return features, made.labels
+
+
 def train_identifier(
-    decks_root: Path, out: Path, models: Path, per_card: int = 128, epochs: int = 30, seed: int = 0
+    decks_root: Path,
+    out: Path,
+    models: Path,
+    per_card: int = 128,
+    scene_per_card: int = 24,
+    epochs: int = 30,
+    seed: int = 0,
 ) -> dict[str, object]:
-    """Train the head, export ``models/identifier.onnx`` and the shipped decks' references."""
+    """Train the head on ``per_card`` augmented crops and ``scene_per_card`` scene crops per card
+    and style; export ``models/identifier.onnx`` and the shipped decks' references."""
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    cache = out / f"features-{per_card}-{seed}.npz"
     backbone = Backbone.pretrained()
-    if cache.is_file():  # rendering and features are the slow part: a rerun starts from here
-        with np.load(cache) as saved:
-            features, labels = torch.from_numpy(saved["features"]), saved["labels"]
-    else:
-        crops = render_crops(style_images(TRAIN_STYLES, decks_root), per_card, seed)
-        features, labels = backbone_features(backbone, crops.images), crops.labels
-        np.savez(cache, features=features.numpy(), labels=labels)
+    parts = [
+        _features(
+            out / f"features-{per_card}-{seed}.npz",
+            lambda: render_crops(style_images(TRAIN_STYLES, decks_root), per_card, seed),
+            backbone,
+        )
+    ]
+    if scene_per_card:
+        parts.append(
+            _features(
+                out / f"scene-features-{scene_per_card}-{seed}.npz",
+                lambda: scene_crops(TRAIN_STYLES, decks_root, scene_per_card, seed),
+                backbone,
+            )
+        )
+    features = torch.cat([f for f, _ in parts])
+    labels = np.concatenate([labels for _, labels in parts])
     head = train_head(features, labels, epochs, seed, log=out / "identifier.log")
     torch.save(head.state_dict(), out / "identifier-head.pt")
     export_onnx(IdentifierNet(backbone, head), models / "identifier.onnx")

@@ -20,6 +20,7 @@ import numpy as np
 
 from companion.cards import Card
 from companion.datasets.decks import DeckImages
+from companion.datasets.palette import Split
 from companion.datasets.scene import render_scene
 from companion.errors import MalformedInput
 from companion.vision.decks import DeckReferences
@@ -52,14 +53,24 @@ class SceneCard:
         return ("all", seen, *(tag for tag in ("trump", "hand") if tag in self.tags))
 
 
-def scene_cards(deck: DeckImages, seed: int) -> Iterator[SceneCard]:
-    """The face-up cards of rendered validation scenes of ``deck`` (scene i from seed
-    ``[seed, i]``), each cut out at its labelled corners, scene after scene without end."""
+def scene_cards(
+    deck: DeckImages, seed: int, split: Split = "val", jitter: float = 0.0
+) -> Iterator[SceneCard]:
+    """The face-up cards of rendered scenes of ``deck`` (scene i from seed ``[seed, i]``), each
+    cut out at its labelled corners, scene after scene without end.
+
+    ``split`` chooses the renderer's cloths, lights and hands (validation ones by default);
+    ``jitter`` moves each corner by that fraction of the card's width (standard deviation), as
+    a detector's corners would lie.
+    """
     for index in itertools.count():
-        scene = render_scene(np.random.default_rng([seed, index]), [deck], split="val")
+        rng = np.random.default_rng([seed, index])
+        scene = render_scene(rng, [deck], split=split)
         for label in scene.labels:
             if label.cls == 0:
-                crop = rectify(scene.image, label.corners)
+                width = min(np.linalg.norm(label.corners - np.roll(label.corners, 1, axis=0), axis=1))
+                corners = label.corners + rng.normal(0, jitter * width, (4, 2))
+                crop = rectify(scene.image, corners.astype(np.float32))
                 yield SceneCard(crop, Card.parse(label.card), label.visible, label.tags, index)
 
 

@@ -28,6 +28,10 @@ from companion.vision.identifier import CROP_HEIGHT, CROP_WIDTH, IDENTITIES, Ide
 TEACH_VIEWS = 48
 """Augmented views per card when teaching (each also read upside down)."""
 
+DETECTOR_JITTER = 0.02
+"""How far a detector's corners stray from a card's own, as a fraction of its width (standard
+deviation): training and teaching crops are cut from corners jittered so."""
+
 WHITENING_SHRINK = 0.1
 """How far the views' spread is shrunk towards a sphere before whitening (chosen on validation
 crops with 24 views per card, which describe a 128-d spread only roughly)."""
@@ -268,7 +272,7 @@ def augment(image: np.ndarray, rng: np.random.Generator, views: ViewRange = CROP
     if rng.random() < 0.35:
         _occlude(canvas, quad, rng)
     canvas = _degrade(_light(canvas, rng), rng, views.blur)
-    corners = quad + rng.normal(0, 0.02 * width, (4, 2)).astype(np.float32)
+    corners = quad + rng.normal(0, DETECTOR_JITTER * width, (4, 2)).astype(np.float32)
     return rectify(canvas, corners)
 
 

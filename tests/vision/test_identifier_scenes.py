@@ -11,8 +11,11 @@ import numpy as np
 import pytest
 from identifier_cards import SMALL_DECK, card_image, write_deck
 
+from companion.cards import Card
 from companion.cli import main
 from companion.datasets.decks import load_deck_images
+from companion.training.identifier import CARDS as CARDS_48
+from companion.training.identifier import scene_crops
 from companion.training.scene_identification import GROUPS, WHOLE, SceneCard, measure, scene_cards
 from companion.vision.decks import teach
 from companion.vision.identifier import CROP_HEIGHT, CROP_WIDTH, Identifier
@@ -34,22 +37,50 @@ FLAT = {"1O": (0, 200, 230), "3C": (40, 40, 220), "7E": (200, 80, 20), "12B": (4
 """One plain colour (BGR) per card: the truth of a crop shows in its colour."""
 
 
-def test_scene_cards_are_cut_out_with_their_true_identity(tmp_path: Path) -> None:
-    folder = tmp_path / "flat"
+@pytest.fixture(scope="module")
+def flat(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A decks folder holding the deck ``flat``: one plain colour per card."""
+    root = tmp_path_factory.mktemp("flat-decks")
+    folder = root / "flat"
     folder.mkdir()
     (folder / "deck.json").write_text(json.dumps({"title": "flat"}))
     for name, colour in FLAT.items():
         cv2.imwrite(str(folder / f"{name}.png"), np.full((156, 100, 3), colour, np.uint8))
-    cards = list(islice(scene_cards(load_deck_images("flat", tmp_path), seed=3), 12))
+    return root
+
+
+def colour_of(crop: np.ndarray) -> str:
+    """The card of :data:`FLAT` whose colour the middle of ``crop`` has, whatever the light."""
+    middle = crop[32:96, 20:60].reshape(-1, 3).mean(0)
+    chroma = {n: np.float32(c) / sum(c) for n, c in FLAT.items()}
+    return min(chroma, key=lambda n: np.abs(middle / middle.sum() - chroma[n]).sum())
+
+
+def test_scene_cards_are_cut_out_with_their_true_identity(flat: Path) -> None:
+    cards = list(islice(scene_cards(load_deck_images("flat", flat), seed=3), 12))
     assert cards[-1].scene >= 1 and all(c.crop.shape == (CROP_HEIGHT, CROP_WIDTH, 3) for c in cards)
     assert all(0.25 <= c.visible <= 1 for c in cards)
     whole = [c for c in cards if c.visible >= WHOLE]
     assert whole
-    for card in whole:  # a wholly visible card's crop has its own colour, whatever the light
-        middle = card.crop[32:96, 20:60].reshape(-1, 3).mean(0)
-        chroma = {n: np.float32(c) / sum(c) for n, c in FLAT.items()}
-        closest = min(chroma, key=lambda n: np.abs(middle / middle.sum() - chroma[n]).sum())
-        assert closest == str(card.card)
+    assert all(colour_of(card.crop) == str(card.card) for card in whole)
+
+
+def test_jittered_corners_cut_the_same_cards_a_little_off(flat: Path) -> None:
+    artwork = load_deck_images("flat", flat)
+    exact = list(islice(scene_cards(artwork, seed=5), 6))
+    jittered = list(islice(scene_cards(artwork, seed=5, jitter=0.05), 6))
+    assert [(c.card, c.visible, c.scene) for c in exact] == [(c.card, c.visible, c.scene) for c in jittered]
+    moved = [np.abs(a.crop.astype(int) - b.crop).mean() for a, b in zip(exact, jittered, strict=True)]
+    assert all(0 < m < 60 for m in moved)
+
+
+def test_training_scene_crops_are_mostly_visible_cards_of_every_style(flat: Path) -> None:
+    crops = scene_crops(("flat",), flat, per_card=3, seed=0)
+    assert crops.images.shape == (12, CROP_HEIGHT, CROP_WIDTH, 3)
+    assert {CARDS_48[i] for i in crops.labels} <= {Card.parse(n) for n in FLAT}
+    seen = [colour_of(crop) for crop in crops.images]
+    right = sum(s == str(CARDS_48[i]) for s, i in zip(seen, crops.labels, strict=True))
+    assert right >= 10  # a hand may cover the middle of a card 60% in view
 
 
 def test_measure_counts_each_group_and_its_confusions(tmp_path: Path) -> None:
