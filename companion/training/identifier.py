@@ -213,10 +213,11 @@ def scene_crops(styles: tuple[str, ...], decks_root: Path, per_card: int, seed: 
     for offset, style in enumerate(styles):
         artwork = load_deck_images(style, decks_root)
         wanted = per_card * len(artwork.faces)
-        cards = scene_cards(artwork, seed + offset, split="train", jitter=DETECTOR_JITTER)
+        cards = scene_cards(artwork, seed + offset, split="train", jitter=DETECTOR_JITTER, as_labelled=True)
         mostly = (card for card in cards if card.visible >= MOSTLY)
         for card in tqdm(islice(mostly, wanted), total=wanted, desc=f"scene crops, {style}", unit="crop"):
-            crops.append(card.crop[::-1, ::-1] if rng.random() < 0.5 else card.crop)
+            crop = card.crops[0]
+            crops.append(crop[::-1, ::-1] if rng.random() < 0.5 else crop)
             labels.append(CARDS.index(card.card))
     return Crops(np.stack(crops), np.array(labels))
 

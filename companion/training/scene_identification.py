@@ -24,7 +24,7 @@ from companion.datasets.palette import Split
 from companion.datasets.scene import render_scene
 from companion.errors import MalformedInput
 from companion.vision.decks import DeckReferences
-from companion.vision.identifier import Identifier, rectify
+from companion.vision.identifier import Identifier, cuts, warp
 
 WHOLE = 0.98
 """A card at least this fraction in view counts as wholly visible (edges are rasterised)."""
@@ -39,9 +39,11 @@ renderer labels no card less in view); the trump card under the stock, cards und
 
 @dataclass(frozen=True)
 class SceneCard:
-    """One face-up card of a rendered scene: its crop, true identity and how much of it shows."""
+    """One face-up card of a rendered scene: its crops (one, or two ways for a card that looks
+    nearly square: :func:`~companion.vision.identifier.cuts`), true identity and how much of it
+    shows."""
 
-    crop: np.ndarray
+    crops: np.ndarray
     card: Card
     visible: float
     tags: tuple[str, ...]
@@ -54,24 +56,26 @@ class SceneCard:
 
 
 def scene_cards(
-    deck: DeckImages, seed: int, split: Split = "val", jitter: float = 0.0
+    deck: DeckImages, seed: int, split: Split = "val", jitter: float = 0.0, as_labelled: bool = False
 ) -> Iterator[SceneCard]:
-    """The face-up cards of rendered scenes of ``deck`` (scene i from seed ``[seed, i]``), each
-    cut out at its labelled corners, scene after scene without end.
+    """The face-up cards of rendered scenes of ``deck`` (scene i from seed ``[seed, i]``), scene
+    after scene without end.
 
-    ``split`` chooses the renderer's cloths, lights and hands (validation ones by default);
-    ``jitter`` moves each corner by that fraction of the card's width (standard deviation), as
-    a detector's corners would lie.
+    Each card is cut out at its labelled corners as a detector's corners would be cut (which
+    edges are the short ones is judged from the image), or ``as_labelled``: upright, short edge
+    first, as the label knows it. ``split`` chooses the renderer's cloths, lights and hands
+    (validation ones by default); ``jitter`` moves each corner by that fraction of the card's
+    width (standard deviation), as a detector's corners would lie.
     """
     for index in itertools.count():
         rng = np.random.default_rng([seed, index])
         scene = render_scene(rng, [deck], split=split)
         for label in scene.labels:
             if label.cls == 0:
-                width = min(np.linalg.norm(label.corners - np.roll(label.corners, 1, axis=0), axis=1))
-                corners = label.corners + rng.normal(0, jitter * width, (4, 2))
-                crop = rectify(scene.image, corners.astype(np.float32))
-                yield SceneCard(crop, Card.parse(label.card), label.visible, label.tags, index)
+                width = np.linalg.norm(label.corners[1] - label.corners[0])
+                corners = (label.corners + rng.normal(0, jitter * width, (4, 2))).astype(np.float32)
+                crops = warp(scene.image, corners)[None] if as_labelled else cuts(scene.image, corners)
+                yield SceneCard(crops, Card.parse(label.card), label.visible, label.tags, index)
 
 
 def measure(identifier: Identifier, references: DeckReferences, cards: list[SceneCard]) -> dict[str, object]:
@@ -79,7 +83,7 @@ def measure(identifier: Identifier, references: DeckReferences, cards: list[Scen
     missing = sorted({str(c.card) for c in cards} - {str(c) for c in references.cards})
     if missing:
         raise MalformedInput(f"deck {references.name!r} has no references for cards {', '.join(missing)}")
-    read = [ranked[0][0] for ranked in identifier.rank(np.stack([c.crop for c in cards]), references)]
+    read = [ranked[0][0] for ranked in identifier.rank_cuts([c.crops for c in cards], references)]
     report: dict[str, object] = {}
     for group in GROUPS:
         pairs = [(c.card, r) for c, r in zip(cards, read, strict=True) if group in c.groups()]

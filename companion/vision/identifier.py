@@ -39,6 +39,12 @@ validation crops so that the probabilities are about right)."""
 
 TOP_ALTERNATIVES = 3
 
+SQUARE_LOOKING = 1.25
+"""A card whose long edges look less than this many times as long as its short ones (a card
+seen from low, at the edge of a wide-angle view) may lie either way: it is cut out both ways
+and the way nearer to a card of the deck is kept. Lying flat, a card is about 1.55 times as
+long as it is wide."""
+
 BATCH = 64
 """Crops per network run: larger batches gain nothing on a CPU and need gigabytes."""
 
@@ -59,16 +65,33 @@ def card_quad(corners: np.ndarray) -> np.ndarray:
     return quad
 
 
-def rectify(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The card under ``corners`` warped upright to ``CROP_HEIGHT`` x ``CROP_WIDTH`` (BGR).
-
-    Which short edge ends up on top is arbitrary: the identifier reads both ways.
-    """
+def warp(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card under ``quad`` (clockwise from a short edge) warped upright to ``CROP_HEIGHT`` x
+    ``CROP_WIDTH`` (BGR)."""
     target = np.float32([[0, 0], [CROP_WIDTH, 0], [CROP_WIDTH, CROP_HEIGHT], [0, CROP_HEIGHT]])
-    homography = cv2.getPerspectiveTransform(card_quad(corners), target)
+    homography = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), target)
     return cv2.warpPerspective(
         frame, homography, (CROP_WIDTH, CROP_HEIGHT), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+def rectify(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The card under ``corners`` warped upright, its longer-looking edges upright.
+
+    Which short edge ends up on top is arbitrary: the identifier reads both ways.
+    """
+    return warp(frame, card_quad(corners))
+
+
+def cuts(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The card under ``corners`` cut out as :func:`rectify` does (1, H, W, 3); a card that looks
+    nearly square (:data:`SQUARE_LOOKING`) also a quarter turn the other way (2, H, W, 3)."""
+    quad = card_quad(corners)
+    edges = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    ways = [quad]
+    if edges[1] + edges[3] < SQUARE_LOOKING * (edges[0] + edges[2]):
+        ways.append(np.roll(quad, -1, axis=0))
+    return np.stack([warp(frame, way) for way in ways])
 
 
 def to_blob(crops: np.ndarray) -> np.ndarray:
@@ -113,21 +136,35 @@ class Identifier:
         ]
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
-    def probabilities(self, crops: np.ndarray, references: DeckReferences) -> np.ndarray:
-        """(N, len(references.cards)) probabilities over the cards of the deck, from each crop
-        and the crop turned 180 degrees."""
-        if len(crops) == 0:
-            return np.zeros((0, len(references.cards)), np.float32)
+    def logits(self, crops: np.ndarray, references: DeckReferences) -> np.ndarray:
+        """(N, len(references.cards)) logits over the cards of the deck, from each crop and the
+        crop turned 180 degrees."""
         crops = np.asarray(crops)
         logits = reference_logits(self.embed(np.concatenate([crops, crops[:, ::-1, ::-1]]))[0], references)
-        return softmax((logits[: len(crops)] + logits[len(crops) :]) / 2)
+        return (logits[: len(crops)] + logits[len(crops) :]) / 2
+
+    def probabilities(self, crops: np.ndarray, references: DeckReferences) -> np.ndarray:
+        """(N, len(references.cards)) probabilities over the cards of the deck of each crop."""
+        if len(crops) == 0:
+            return np.zeros((0, len(references.cards)), np.float32)
+        return softmax(self.logits(crops, references))
 
     def rank(self, crops: np.ndarray, references: DeckReferences) -> list[list[tuple[Card, float]]]:
         """For each crop the deck's most likely cards, best first, with their probabilities."""
+        return [_best(p, references) for p in self.probabilities(crops, references)]
+
+    def rank_cuts(
+        self, cut: Sequence[np.ndarray], references: DeckReferences
+    ) -> list[list[tuple[Card, float]]]:
+        """For each card, cut out one or two ways (:func:`cuts`), the deck's most likely cards:
+        of two ways, the one nearer to a card of the deck counts."""
+        if not cut:
+            return []
+        logits = self.logits(np.concatenate(cut), references)
+        ends = np.cumsum([len(ways) for ways in cut])
         ranked = []
-        for p in self.probabilities(crops, references):
-            best = np.argsort(-p)[:TOP_ALTERNATIVES]
-            ranked.append([(references.cards[i], float(p[i])) for i in best])
+        for ways in np.split(logits, ends[:-1]):
+            ranked.append(_best(softmax(ways[ways.max(axis=1).argmax()]), references))
         return ranked
 
     def identify(
@@ -135,11 +172,17 @@ class Identifier:
     ) -> list[Reading]:
         """``readings`` with every face-up card named; backs are returned unchanged."""
         up = [i for i, r in enumerate(readings) if r.face is Face.UP]
-        crops = np.stack([rectify(frame, readings[i].corners) for i in up]) if up else np.zeros((0,))
         named = list(readings)
-        for i, alternatives in zip(up, self.rank(crops, references), strict=True):
+        ranked = self.rank_cuts([cuts(frame, readings[i].corners) for i in up], references)
+        for i, alternatives in zip(up, ranked, strict=True):
             named[i] = readings[i].named(alternatives)
         return named
+
+
+def _best(probabilities: np.ndarray, references: DeckReferences) -> list[tuple[Card, float]]:
+    """The :data:`TOP_ALTERNATIVES` most likely cards of the deck, best first."""
+    best = np.argsort(-probabilities)[:TOP_ALTERNATIVES]
+    return [(references.cards[i], float(probabilities[i])) for i in best]
 
 
 def reference_logits(embedding: np.ndarray, references: DeckReferences) -> np.ndarray:

@@ -12,7 +12,15 @@ from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards, 
 from companion.errors import MissingResource, RecognitionFailure
 from companion.paths import shared_dir
 from companion.vision.decks import DeckReferences, augment, list_decks, read_card_images, teach
-from companion.vision.identifier import BATCH, CROP_HEIGHT, CROP_WIDTH, Identifier, card_quad, rectify
+from companion.vision.identifier import (
+    BATCH,
+    CROP_HEIGHT,
+    CROP_WIDTH,
+    Identifier,
+    card_quad,
+    cuts,
+    rectify,
+)
 from companion.vision.readings import Face, Reading
 
 cv2.setNumThreads(1)
@@ -53,6 +61,39 @@ def test_rectify_brings_back_the_card_either_way_up(angle: float) -> None:
     expected = cv2.resize(image, (CROP_WIDTH, CROP_HEIGHT), interpolation=cv2.INTER_AREA).astype(float)
     error = min(np.abs(crop - expected).mean(), np.abs(crop[::-1, ::-1] - expected).mean())
     assert error < 12
+
+
+def _squashed(card_height: float, seen_height: float, centre: tuple[float, float]) -> np.ndarray:
+    """Corners of an upright card whose length looks ``seen_height`` px (a card seen from low)."""
+    corners = card_corners(centre, 0, height=card_height)
+    corners[:, 1] = centre[1] + (corners[:, 1] - centre[1]) * seen_height / card_height
+    return corners
+
+
+def test_a_card_that_looks_square_is_cut_both_ways() -> None:
+    image = card_image(SMALL_DECK[5])
+    plain, squashed = card_corners((300, 300), 20, height=300), _squashed(300, 170, (800, 300))
+    frame = place_cards([image, image], [plain, squashed])
+    assert cuts(frame, plain).shape == (1, CROP_HEIGHT, CROP_WIDTH, 3)
+    both = cuts(frame, squashed)
+    assert both.shape == (2, CROP_HEIGHT, CROP_WIDTH, 3)
+    np.testing.assert_array_equal(both[0], rectify(frame, squashed))
+    expected = cv2.resize(image, (CROP_WIDTH, CROP_HEIGHT), interpolation=cv2.INTER_AREA).astype(float)
+    errors = [min(np.abs(c - expected).mean(), np.abs(c[::-1, ::-1] - expected).mean()) for c in both]
+    assert errors[1] < 0.7 * errors[0]  # the image judges the card's length wrong; the other way is right
+
+
+def test_cards_that_look_square_are_read_the_right_way(
+    identifier: Identifier, taught: DeckReferences
+) -> None:
+    cards = SMALL_DECK[:8]
+    corners = [_squashed(240, 125, (120 + 150 * i, 300)) for i in range(len(cards))]
+    frame = place_cards([card_image(c) for c in cards], corners)
+    sideways = identifier.rank(np.stack([rectify(frame, q) for q in corners]), taught)
+    assert sum(ranked[0][0] == card for ranked, card in zip(sideways, cards, strict=True)) < len(cards)
+    named = identifier.identify(frame, [Reading(q, Face.UP, 0.9) for q in corners], taught)
+    assert [r.card for r in named] == list(cards)
+    assert identifier.rank_cuts([], taught) == []
 
 
 def test_an_upside_down_card_reads_the_same(identifier: Identifier, taught: DeckReferences) -> None:

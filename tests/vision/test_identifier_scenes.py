@@ -58,11 +58,11 @@ def colour_of(crop: np.ndarray) -> str:
 
 def test_scene_cards_are_cut_out_with_their_true_identity(flat: Path) -> None:
     cards = list(islice(scene_cards(load_deck_images("flat", flat), seed=3), 12))
-    assert cards[-1].scene >= 1 and all(c.crop.shape == (CROP_HEIGHT, CROP_WIDTH, 3) for c in cards)
+    assert cards[-1].scene >= 1 and all(c.crops.shape[1:] == (CROP_HEIGHT, CROP_WIDTH, 3) for c in cards)
     assert all(0.25 <= c.visible <= 1 for c in cards)
     whole = [c for c in cards if c.visible >= WHOLE]
     assert whole
-    assert all(colour_of(card.crop) == str(card.card) for card in whole)
+    assert all(colour_of(card.crops[0]) == str(card.card) for card in whole)
 
 
 def test_jittered_corners_cut_the_same_cards_a_little_off(flat: Path) -> None:
@@ -70,7 +70,7 @@ def test_jittered_corners_cut_the_same_cards_a_little_off(flat: Path) -> None:
     exact = list(islice(scene_cards(artwork, seed=5), 6))
     jittered = list(islice(scene_cards(artwork, seed=5, jitter=0.05), 6))
     assert [(c.card, c.visible, c.scene) for c in exact] == [(c.card, c.visible, c.scene) for c in jittered]
-    moved = [np.abs(a.crop.astype(int) - b.crop).mean() for a, b in zip(exact, jittered, strict=True)]
+    moved = [np.abs(a.crops[0].astype(int) - b.crops[0]).mean() for a, b in zip(exact, jittered, strict=True)]
     assert all(0 < m < 60 for m in moved)
 
 
@@ -93,10 +93,10 @@ def test_measure_counts_each_group_and_its_confusions(tmp_path: Path) -> None:
     }
     blank = np.full((CROP_HEIGHT, CROP_WIDTH, 3), 245, np.uint8)
     cards = [
-        SceneCard(upright[CARDS[0]], CARDS[0], 1.0, (), 0),
-        SceneCard(upright[CARDS[1]][::-1, ::-1].copy(), CARDS[1], 0.7, ("trick", "hand"), 0),
-        SceneCard(upright[CARDS[2]], CARDS[3], 0.3, ("trump",), 1),  # labelled wrong on purpose
-        SceneCard(blank, CARDS[4], 0.99, (), 1),
+        SceneCard(upright[CARDS[0]][None], CARDS[0], 1.0, (), 0),
+        SceneCard(upright[CARDS[1]][None, ::-1, ::-1].copy(), CARDS[1], 0.7, ("trick", "hand"), 0),
+        SceneCard(upright[CARDS[2]][None], CARDS[3], 0.3, ("trump",), 1),  # labelled wrong on purpose
+        SceneCard(blank[None], CARDS[4], 0.99, (), 1),
     ]
     report = measure(identifier, references, cards)
     assert set(report) == set(GROUPS)
