@@ -26,7 +26,7 @@ class DetectorSettings:
     """``conf``: lowest confidence kept; ``iou``: overlap (probabilistic IoU) above which the
     weaker of two boxes is dropped; ``max_det``: most cards reported per frame."""
 
-    conf: float = 0.25
+    conf: float = 0.35
     iou: float = 0.5
     max_det: int = 100
 
