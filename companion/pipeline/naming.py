@@ -11,7 +11,7 @@ import numpy as np
 
 from companion.cards import Card
 from companion.vision.decks import DeckReferences
-from companion.vision.identifier import Identifier, cuts
+from companion.vision.identifier import Identifier, cuts, rectify
 from companion.vision.readings import Face, Reading
 
 STILL_PX = 2.0
@@ -62,12 +62,12 @@ class StillCardNamer:
     def name(self, frame: np.ndarray, readings: Sequence[Reading]) -> list[Reading]:
         """``readings`` with every face-up card named; backs are returned unchanged."""
         up = [i for i, r in enumerate(readings) if r.face is Face.UP]
-        cut = [cuts(frame, readings[i].corners) for i in up]
-        thumbs = [thumbnail(ways[0]) for ways in cut]
+        thumbs = [thumbnail(rectify(frame, readings[i].corners)) for i in up]
         known = [self._earlier(readings[i].corners, t) for i, t in zip(up, thumbs, strict=True)]
         unread = [k for k, earlier in enumerate(known) if earlier is None]
         if unread:
-            ranked = self.identifier.rank_cuts([cut[k] for k in unread], self.references)
+            cut = [cuts(frame, readings[up[k]].corners) for k in unread]  # both ways only when read
+            ranked = self.identifier.rank_cuts(cut, self.references)
             for k, alternatives in zip(unread, ranked, strict=True):
                 known[k] = _Read(readings[up[k]].corners, thumbs[k], tuple(alternatives))
         self.reads += len(unread)

@@ -143,15 +143,10 @@ class Identifier:
         logits = reference_logits(self.embed(np.concatenate([crops, crops[:, ::-1, ::-1]]))[0], references)
         return (logits[: len(crops)] + logits[len(crops) :]) / 2
 
-    def probabilities(self, crops: np.ndarray, references: DeckReferences) -> np.ndarray:
-        """(N, len(references.cards)) probabilities over the cards of the deck of each crop."""
-        if len(crops) == 0:
-            return np.zeros((0, len(references.cards)), np.float32)
-        return softmax(self.logits(crops, references))
-
     def rank(self, crops: np.ndarray, references: DeckReferences) -> list[list[tuple[Card, float]]]:
-        """For each crop the deck's most likely cards, best first, with their probabilities."""
-        return [_best(p, references) for p in self.probabilities(crops, references)]
+        """For each crop, already cut one way, the deck's most likely cards, best first, with
+        their probabilities."""
+        return self.rank_cuts([crop[None] for crop in np.asarray(crops)], references)
 
     def rank_cuts(
         self, cut: Sequence[np.ndarray], references: DeckReferences
