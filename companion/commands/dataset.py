@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
 
     from companion.training.error_pictures import WorstFrames
     from companion.training.evaluation import Labels, SeenReal, SeenRendered
+    from companion.vision.detector import DetectorSettings
     from companion.vision.readings import Reading
 
 
@@ -61,6 +63,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--conf", type=float, default=None, help="confidence threshold (default: the detector's)"
     )
     evaluate.add_argument(
+        "--iou",
+        type=float,
+        default=None,
+        help="overlap above which the weaker of two boxes is dropped (default: the detector's)",
+    )
+    evaluate.add_argument(
         "--sweep",
         type=float,
         nargs="+",
@@ -103,15 +111,13 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
     from companion.paths import shared_dir
     from companion.training.evaluation import evaluate_real, evaluate_rendered, format_report
-    from companion.vision.detector import Detector, DetectorSettings
+    from companion.vision.detector import Detector
 
     if args.sweep:
         return _sweep(args)
-    settings = DetectorSettings() if args.conf is None else replace(DetectorSettings(), conf=args.conf)
+    settings = _settings(args)
     detector = Detector.from_file(args.model, settings, threads=2)
     worst, seen_rendered, seen_real = _pictures(args.pictures)
     rendered = None
@@ -121,7 +127,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         ).to_dict()
     real_dir = args.real or shared_dir() / "real" / "table-frames"
     real = evaluate_real(detector, real_dir, seen_real) if (real_dir / "counts.json").is_file() else None
-    result = {"conf": settings.conf, "rendered": rendered, "real": real}
+    result = {"conf": settings.conf, "iou": settings.iou, "rendered": rendered, "real": real}
     if worst is not None:
         result["pictures"] = [str(p) for p in worst.write(args.pictures)]
     print(json.dumps(result, indent=1) if args.json else "\n".join(format_report(rendered, real)))
@@ -151,26 +157,40 @@ def _pictures(folder: Path | None) -> tuple[WorstFrames | None, SeenRendered | N
     return worst, seen_rendered, seen_real
 
 
+def _settings(args: argparse.Namespace) -> DetectorSettings:
+    """The detector's settings with the --conf and --iou given."""
+    from companion.errors import MalformedInput
+    from companion.vision.detector import DetectorSettings
+
+    given = {name: getattr(args, name) for name in ("conf", "iou") if getattr(args, name) is not None}
+    if not all(0 <= v <= 1 for v in given.values()):
+        raise MalformedInput(f"--conf and --iou must lie in [0, 1], got {given}")
+    return replace(DetectorSettings(), **given)
+
+
 def _sweep(args: argparse.Namespace) -> int:
     from companion.errors import MalformedInput
     from companion.training.evaluation import sweep_rendered
-    from companion.vision.detector import Detector, DetectorSettings
+    from companion.vision.detector import Detector
 
     if args.data is None:
         raise MalformedInput("--sweep scores a rendered dataset: give --data DIR")
     if not all(0 < t < 1 for t in args.sweep):
         raise MalformedInput(f"--sweep thresholds must lie in (0, 1), got {args.sweep}")
-    detector = Detector.from_file(args.model, DetectorSettings(conf=min(args.sweep), max_det=300), threads=2)
+    settings = replace(_settings(args), conf=min(args.sweep), max_det=300)
+    detector = Detector.from_file(args.model, settings, threads=2)
     reports = sweep_rendered(detector, args.data, args.sweep, args.split, progress=not args.json)
     rows = {f"{t:g}": r.to_dict() for t, r in reports.items()}
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    print("conf   card recall  precision   trump  hand   back recall  precision")
+    print(f"NMS overlap {settings.iou:g}")
+    print("conf   card recall  precision      F1   trump  hand   back recall  precision")
     for conf, r in rows.items():
         card, back = r["card"], r["back"]
         print(
-            f"{conf:6s} {card['recall']:11.4f} {card['precision']:10.4f} {r['trump']['recall']:7.4f} "
+            f"{conf:6s} {card['recall']:11.4f} {card['precision']:10.4f} {card['f1']:7.4f} "
+            f"{r['trump']['recall']:7.4f} "
             f"{r['hand']['recall']:5.4f} {back['recall']:12.4f} {back['precision']:10.4f}"
         )
     return 0

@@ -26,6 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detector.add_argument("--resume", action="store_true", help="continue the run --project/--name")
     detector.add_argument("--weights", type=Path, help="start a new run from this checkpoint")
     detector.add_argument(
+        "--lr0", type=float, help="fine-tune from this learning rate (AdamW, decaying to 1%% of it)"
+    )
+    detector.add_argument(
         "--checkpoint-minutes", type=float, default=10.0, help="also save last.pt this often within an epoch"
     )
     detector.add_argument(
@@ -78,6 +81,7 @@ def run_detector(args: argparse.Namespace) -> int:
             project=args.project,
             name=args.name,
             checkpoint_minutes=args.checkpoint_minutes,
+            lr0=args.lr0,
         )
         best = train_detector(args.data or Path(), settings, resume=args.resume, weights=args.weights)
     onnx = export_onnx(best, out, imgsz=args.imgsz)

@@ -29,7 +29,10 @@ generic edges and textures are learnt already and back-propagation costs the mos
 @dataclass(frozen=True)
 class TrainSettings:
     """How to train: ``epochs`` over the data, square ``imgsz`` inputs, checkpoints every
-    ``checkpoint_minutes`` (and after each epoch) in ``project/name/weights``."""
+    ``checkpoint_minutes`` (and after each epoch) in ``project/name/weights``.
+
+    ``lr0`` fine-tunes a trained detector: AdamW from that learning rate down to 1% of it, after
+    a short warm-up; without it ultralytics chooses the optimizer and rate for a new run."""
 
     epochs: int = 100
     imgsz: int = 512
@@ -40,6 +43,7 @@ class TrainSettings:
     name: str = "train"
     checkpoint_minutes: float = 10.0
     seed: int = 0
+    lr0: float | None = None
 
 
 def _offline() -> None:
@@ -63,6 +67,12 @@ def _checkpoint_every(minutes: float):
             state["saved"] = time.monotonic()
 
     return on_train_batch_end
+
+
+def _learning_rate(lr0: float | None) -> dict:
+    """Ultralytics' arguments for a fixed starting rate (it ignores ``lr0`` unless told the
+    optimizer)."""
+    return {} if lr0 is None else {"optimizer": "AdamW", "lr0": lr0, "lrf": 0.01}
 
 
 def train_detector(
@@ -109,7 +119,8 @@ def train_detector(
             fliplr=0.5,
             patience=1000,
             freeze=list(FROZEN),
-            warmup_epochs=1.0,  # the backbone starts trained: a short warm-up is enough
+            warmup_epochs=1.0 if settings.lr0 is None else 0.2,  # the backbone starts trained
+            **_learning_rate(settings.lr0),
         )
     best = run / "weights" / "best.pt"
     return best if best.is_file() else last

@@ -48,9 +48,11 @@ class Tally:
     def summary(self) -> dict[str, float | int]:
         recall = self.tp / (self.tp + self.fn) if self.tp + self.fn else float("nan")
         precision = self.tp / (self.tp + self.fp) if self.tp + self.fp else float("nan")
+        f1 = 2 * self.tp / (2 * self.tp + self.fp + self.fn) if self.tp + self.fp + self.fn else float("nan")
         return {
             "recall": round(recall, 4),
             "precision": round(precision, 4),
+            "f1": round(f1, 4),
             "truth": self.tp + self.fn,
             "found": self.tp + self.fp,
         }

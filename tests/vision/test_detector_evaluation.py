@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.cli import main
 from companion.training.evaluation import (
     evaluate_real,
     evaluate_rendered,
@@ -78,7 +79,7 @@ def rendered(tmp_path: Path) -> Path:
 def test_a_perfect_detector_scores_one(rendered: Path) -> None:
     report = evaluate_rendered(_Oracle(rendered), rendered).to_dict()
     assert report["images"] == 2
-    assert report["card"] == {"recall": 1.0, "precision": 1.0, "truth": 4, "found": 4}
+    assert report["card"] == {"recall": 1.0, "precision": 1.0, "f1": 1.0, "truth": 4, "found": 4}
     assert report["trump"] == {"recall": 1.0, "truth": 2}
     assert report["hand"] == {"recall": 1.0, "truth": 2}
     assert report["back"]["recall"] == 1.0
@@ -113,6 +114,24 @@ def test_a_sweep_scores_each_threshold_as_a_run_at_that_threshold(rendered: Path
     assert swept[0.2].to_dict()["card"]["recall"] == 1.0
     assert swept[0.7].to_dict()["card"]["recall"] == 0.5
     assert swept[0.2].to_dict()["card"]["precision"] < swept[0.5].to_dict()["card"]["precision"]
+    assert swept[0.2].to_dict()["card"]["f1"] == pytest.approx(2 * 4 / (2 * 4 + 2 + 0))  # 2 made up
+
+
+def test_the_command_scores_with_the_confidence_and_overlap_given(
+    rendered: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    no_real = tmp_path / "no-real"
+    command = ["dataset", "evaluate", "--data", str(rendered), "--real", str(no_real), "--json"]
+    assert main([*command, "--conf", "0.5", "--iou", "0.6"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["conf"], result["iou"]) == (0.5, 0.6)
+    assert result["rendered"]["card"]["truth"] == 4 and result["real"] is None
+    assert main([*command, "--sweep", "0.3", "0.5", "--iou", "0.6"]) == 0
+    swept = json.loads(capsys.readouterr().out)
+    assert list(swept) == ["0.3", "0.5"] and all("f1" in row["card"] for row in swept.values())
+    assert main([*command, "--iou", "1.5"]) == 2
+    error = capsys.readouterr().err
+    assert "--iou" in error and error.count("\n") == 1
 
 
 def test_real_frames_compare_face_up_counts_with_the_hand_counted_range(tmp_path: Path) -> None:

@@ -89,10 +89,13 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
         "again",
         "--weights",
         str(tmp_path / "runs" / "smoke" / "weights" / "last.pt"),
+        "--lr0",
+        "0.0005",
     ]
     assert main([*again, "--export", str(tmp_path / "again.onnx"), "--json"]) == 0
     log = capsys.readouterr()
     assert "Transferred" in log.out + log.err  # the new run starts from the checkpoint's weights
+    assert "AdamW(lr=0.0005" in log.out + log.err  # fine-tuned from the rate given
 
 
 @pytest.mark.slow
