@@ -23,7 +23,7 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "detector", "changes", "both"),
         default="changes",
         help="card proposals from the change-based proposer (the default: measured best while the "
-        "shipped detector misses nearly a fifth of the face-up cards on renders), the learned detector, "
+        "shipped detector misses about a seventh of the face-up cards on renders), the learned detector, "
         "both, or auto (both when a detector is shipped)",
     )
 

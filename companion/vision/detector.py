@@ -26,8 +26,8 @@ class DetectorSettings:
     """``conf``: lowest confidence kept; ``iou``: overlap (probabilistic IoU) above which the
     weaker of two boxes is dropped; ``max_det``: most cards reported per frame."""
 
-    conf: float = 0.35
-    iou: float = 0.5
+    conf: float = 0.5
+    iou: float = 0.6
     max_det: int = 100
 
 
