@@ -69,10 +69,13 @@ def _checkpoint_every(minutes: float):
     return on_train_batch_end
 
 
-def _learning_rate(lr0: float | None) -> dict:
-    """Ultralytics' arguments for a fixed starting rate (it ignores ``lr0`` unless told the
-    optimizer)."""
-    return {} if lr0 is None else {"optimizer": "AdamW", "lr0": lr0, "lrf": 0.01}
+def _schedule(lr0: float | None) -> dict:
+    """Ultralytics' optimizer and rate arguments: its own choice after a one-epoch warm-up (the
+    backbone starts trained: a short warm-up is enough), or, to fine-tune, AdamW from ``lr0`` down
+    to 1% of it after a fifth of an epoch (ultralytics ignores ``lr0`` unless told the optimizer)."""
+    if lr0 is None:
+        return {"warmup_epochs": 1.0}
+    return {"optimizer": "AdamW", "lr0": lr0, "lrf": 0.01, "warmup_epochs": 0.2}
 
 
 def train_detector(
@@ -119,8 +122,7 @@ def train_detector(
             fliplr=0.5,
             patience=1000,
             freeze=list(FROZEN),
-            warmup_epochs=1.0 if settings.lr0 is None else 0.2,  # the backbone starts trained
-            **_learning_rate(settings.lr0),
+            **_schedule(settings.lr0),
         )
     best = run / "weights" / "best.pt"
     return best if best.is_file() else last
