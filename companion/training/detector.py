@@ -31,8 +31,7 @@ class TrainSettings:
     """How to train: ``epochs`` over the data, square ``imgsz`` inputs, checkpoints every
     ``checkpoint_minutes`` (and after each epoch) in ``project/name/weights``.
 
-    ``lr0`` fine-tunes a trained detector: AdamW from that learning rate down to 1% of it, after
-    a short warm-up; without it ultralytics chooses the optimizer and rate for a new run."""
+    ``lr0`` fine-tunes a trained detector from that learning rate (:func:`_schedule`)."""
 
     epochs: int = 100
     imgsz: int = 512
