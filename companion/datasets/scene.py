@@ -34,6 +34,18 @@ MAX_TILT = np.radians(35)
 MIN_VISIBLE = 0.25
 """A card is labelled when at least this fraction of it is in view (not hidden or off the frame)."""
 
+WHOLE = 0.98
+"""A card at least this fraction in view counts as wholly visible (edges are rasterised)."""
+
+MOSTLY = 0.6
+"""A partly hidden card at least this fraction in view counts as mostly visible."""
+
+
+def in_view(visible: float) -> str:
+    """How much of a labelled card shows: ``"whole"``, ``"mostly"`` (60-98% in view) or
+    ``"hidden"`` (25-60%: the renderer labels no card less in view)."""
+    return "whole" if visible >= WHOLE else "mostly" if visible >= MOSTLY else "hidden"
+
 
 @dataclass(frozen=True)
 class Label:

@@ -61,14 +61,17 @@ def _results(jobs: list[RenderJob], workers: int) -> Iterator[tuple[RenderJob, n
         yield from pool.imap(render_job, jobs, chunksize=4)
 
 
-def _write_tags(out: Path, tags: dict[str, list[list[str]]]) -> None:
+def _write_notes(out: Path, tags: dict[str, list[list[str]]], visible: dict[str, list[float]]) -> None:
+    """What the label lines cannot hold: each line's tags, and how much of its card is in view."""
     (out / "tags.json").write_text(json.dumps(tags, indent=0, sort_keys=True))
+    (out / "visible.json").write_text(json.dumps(visible, indent=0, sort_keys=True))
 
 
 def write_dataset(
     out: Path, jobs: list[RenderJob], workers: int = 1, progress: bool = True
 ) -> dict[str, object]:
-    """Render ``jobs`` into ``out`` (images/, labels/, tags.json, data.yaml); returns counts."""
+    """Render ``jobs`` into ``out`` (images/, labels/, tags.json, visible.json, data.yaml); returns
+    counts."""
     from tqdm import tqdm
 
     for split in ("train", "val"):
@@ -79,6 +82,7 @@ def write_dataset(
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
     )
     tags: dict[str, list[list[str]]] = {}
+    visible: dict[str, list[float]] = {}
     counts = {
         "images": {"train": 0, "val": 0},
         "cards": {"train": 0, "val": 0},
@@ -93,12 +97,13 @@ def write_dataset(
         (out / "labels" / job.split / f"{stem}.txt").write_text(text)  # first: no image without its label
         cv2.imwrite(str(out / "images" / job.split / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         tags[f"{job.split}/{stem}"] = [list(label.tags) for label in labels]
+        visible[f"{job.split}/{stem}"] = [round(label.visible, 3) for label in labels]
         counts["images"][job.split] += 1
         counts["cards"][job.split] += sum(label.cls == 0 for label in labels)
         counts["backs"][job.split] += sum(label.cls == 1 for label in labels)
-        if len(tags) % 100 == 0:  # a stopped render keeps the tags of what it wrote
-            _write_tags(out, tags)
-    _write_tags(out, tags)
+        if len(tags) % 100 == 0:  # a stopped render keeps the notes of what it wrote
+            _write_notes(out, tags, visible)
+    _write_notes(out, tags, visible)
     return counts
 
 
@@ -111,7 +116,8 @@ Rendered by `companion dataset render` (brisca-companion), seed {seed}, {total} 
 Labels: ultralytics OBB (`class x1 y1 ... x4 y4`, normalised), class 0 `card` (face up),
 1 `back`; the four physical corners of every card at least {min_visible:.0%} visible, also
 where it is partly hidden. `tags.json` tags each label line: `trump` (face up under the stock),
-`trick` (played to the table), `hand` (a hand or arm lies over part of it).
+`trick` (played to the table), `hand` (a hand or arm lies over part of it); `visible.json`
+gives the fraction of each label line's card that is in view.
 
 ## What varies, and how (every draw comes from a seeded generator: image i uses seed [{seed}, i])
 - Camera: frame sizes {sizes} (30% portrait); tilt 0-35 degrees off vertical (more often small),

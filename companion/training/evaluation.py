@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.datasets.scene import in_view
 from companion.errors import MissingResource
 from companion.vision.readings import Face, Reading
 
@@ -58,24 +59,34 @@ class Tally:
         }
 
 
+IN_VIEW = {"whole": "98% or more", "mostly": "60-98%", "hidden": "25-60%"}
+"""Face-up cards by how much of them is in view (:func:`~companion.datasets.scene.in_view`)."""
+
+
 @dataclass
 class RenderedReport:
-    """Face-up cards overall, the trump card under the stock, cards under hands, and backs."""
+    """Face-up cards overall, the trump card under the stock, cards under hands, and backs; and
+    face-up cards by how much of them is in view, where the dataset says (``visible.json``)."""
 
     images: int = 0
     card: Tally = field(default_factory=Tally)
     trump: Tally = field(default_factory=Tally)
     hand: Tally = field(default_factory=Tally)
     back: Tally = field(default_factory=Tally)
+    whole: Tally = field(default_factory=Tally)
+    mostly: Tally = field(default_factory=Tally)
+    hidden: Tally = field(default_factory=Tally)
 
     def to_dict(self) -> dict[str, object]:
-        recall_only = ("trump", "hand")  # a prediction is not tagged: only recall is defined
+        """Recall and precision of faces and backs; recall alone of the subsets of faces (a
+        prediction is not tagged), each subset that has cards."""
         out: dict[str, object] = {"images": self.images}
-        for name in ("card", "trump", "hand", "back"):
+        for name in ("card", "back"):
+            out[name] = getattr(self, name).summary()
+        for name in ("trump", "hand", *IN_VIEW):
             summary = getattr(self, name).summary()
-            if name in recall_only:
-                summary = {"recall": summary["recall"], "truth": summary["truth"]}
-            out[name] = summary
+            if name in ("trump", "hand") or summary["truth"]:
+                out[name] = {"recall": summary["recall"], "truth": summary["truth"]}
         return out
 
 
@@ -99,12 +110,7 @@ def read_labels(path: Path, width: int, height: int) -> Labels:
     return labels
 
 
-def _score_image(
-    report: RenderedReport,
-    readings: list[Reading],
-    labels: Labels,
-    tags: list[list[str]],
-) -> None:
+def _score_image(report: RenderedReport, readings: list[Reading], labels: Labels, notes: Notes) -> None:
     for face, cls, tally in ((Face.UP, 0, report.card), (Face.DOWN, 1, report.back)):
         predicted = [r.corners for r in readings if r.face is face]
         truth_index = [i for i, (c, _) in enumerate(labels) if c == cls]
@@ -113,26 +119,40 @@ def _score_image(
         tally.add(found, len(predicted) - found, len(matched) - found)
         if cls == 0:
             for i, m in zip(truth_index, matched, strict=True):
-                for tag, sub in (("trump", report.trump), ("hand", report.hand)):
-                    if tag in tags[i]:
-                        sub.add(int(m >= 0), 0, int(m < 0))
+                subsets = [tag for tag in ("trump", "hand") if tag in notes.tags[i]]
+                if notes.visible is not None:
+                    subsets.append(in_view(notes.visible[i]))
+                for name in subsets:
+                    getattr(report, name).add(int(m >= 0), 0, int(m < 0))
+
+
+@dataclass(frozen=True)
+class Notes:
+    """What a rendered dataset tells of each label line beyond its box: its tags, and the
+    fraction of its card in view (None for a dataset rendered before ``visible.json``)."""
+
+    tags: list[list[str]]
+    visible: list[float] | None
 
 
 def _rendered_frames(
     data: Path, split: str, progress: bool
-) -> Iterator[tuple[str, np.ndarray, Labels, list[list[str]]]]:
-    """(name, frame, labels, tags) of each image of a rendered dataset's ``split``."""
+) -> Iterator[tuple[str, np.ndarray, Labels, Notes]]:
+    """(name, frame, labels, notes) of each image of a rendered dataset's ``split``."""
     from tqdm import tqdm
 
     images = sorted((data / "images" / split).glob("*.jpg"))
     if not images:
         raise MissingResource(f"no rendered images under {data / 'images' / split}")
     tags = json.loads((data / "tags.json").read_text())
+    visible_path = data / "visible.json"
+    visible = json.loads(visible_path.read_text()) if visible_path.is_file() else {}
     for path in tqdm(images, disable=not progress, unit="img"):
         frame = cv2.imread(str(path))
         h, w = frame.shape[:2]
         labels = read_labels(data / "labels" / split / f"{path.stem}.txt", w, h)
-        yield path.stem, frame, labels, tags[f"{split}/{path.stem}"]
+        key = f"{split}/{path.stem}"
+        yield path.stem, frame, labels, Notes(tags[key], visible.get(key))
 
 
 def evaluate_rendered(
@@ -140,9 +160,9 @@ def evaluate_rendered(
 ) -> RenderedReport:
     """Recall and precision at IoU 0.5 on oriented boxes, on a rendered dataset's ``split``."""
     report = RenderedReport()
-    for name, frame, labels, tags in _rendered_frames(data, split, progress):
+    for name, frame, labels, notes in _rendered_frames(data, split, progress):
         readings = detector.detect(frame)
-        _score_image(report, readings, labels, tags)
+        _score_image(report, readings, labels, notes)
         report.images += 1
         if seen is not None:
             seen(name, frame, readings, labels)
@@ -158,11 +178,11 @@ def sweep_rendered(
     afterwards is exact, as non-maximum suppression only lets stronger boxes remove weaker ones.
     """
     reports = {t: RenderedReport() for t in sorted(thresholds)}
-    for _, frame, labels, tags in _rendered_frames(data, split, progress):
+    for _, frame, labels, notes in _rendered_frames(data, split, progress):
         readings = detector.detect(frame)
         for threshold, report in reports.items():
             kept = [r for r in readings if r.detection_confidence >= threshold]
-            _score_image(report, kept, labels, tags)
+            _score_image(report, kept, labels, notes)
             report.images += 1
     return reports
 
@@ -205,6 +225,10 @@ def format_report(rendered: dict[str, object] | None, real: dict[str, object] | 
             s = rendered[name]
             precision = f", precision {s['precision']:.4f} ({s['found']} found)" if "precision" in s else ""
             yield f"  {name:6s} recall {s['recall']:.4f} of {s['truth']}{precision}"
+        for name, share in IN_VIEW.items():
+            if name in rendered:
+                s = rendered[name]
+                yield f"  face up, {share} in view: recall {s['recall']:.4f} of {s['truth']}"
     if real:
         yield f"real frames: face-up count in range in {real['in_range']} of {real['total']}"
         for row in real["frames"]:

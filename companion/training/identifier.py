@@ -26,8 +26,9 @@ from tqdm import tqdm
 
 from companion.cards import deck
 from companion.datasets.decks import load_deck_images
+from companion.datasets.scene import MOSTLY
 from companion.training.lite0 import Lite0
-from companion.training.scene_identification import MOSTLY, scene_cards
+from companion.training.scene_identification import scene_cards
 from companion.vision.decks import (
     DETECTOR_JITTER,
     DeckReferences,

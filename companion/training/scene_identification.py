@@ -21,20 +21,14 @@ import numpy as np
 from companion.cards import Card
 from companion.datasets.decks import DeckImages
 from companion.datasets.palette import Split
-from companion.datasets.scene import render_scene
+from companion.datasets.scene import in_view, render_scene
 from companion.errors import MalformedInput
 from companion.vision.decks import DeckReferences
 from companion.vision.identifier import Identifier, cuts, warp
 
-WHOLE = 0.98
-"""A card at least this fraction in view counts as wholly visible (edges are rasterised)."""
-
-MOSTLY = 0.6
-"""A partly hidden card at least this fraction in view counts as mostly visible."""
-
 GROUPS = ("all", "whole", "mostly", "hidden", "trump", "hand")
-"""How the figures are split: every card; wholly visible, 60-98% in view, 25-60% in view (the
-renderer labels no card less in view); the trump card under the stock, cards under a hand."""
+"""How the figures are split: every card; by how much of it is in view
+(:func:`~companion.datasets.scene.in_view`); the trump card under the stock, cards under a hand."""
 
 
 @dataclass(frozen=True)
@@ -51,8 +45,7 @@ class SceneCard:
 
     def groups(self) -> tuple[str, ...]:
         """The groups of :data:`GROUPS` this card is counted in."""
-        seen = "whole" if self.visible >= WHOLE else "mostly" if self.visible >= MOSTLY else "hidden"
-        return ("all", seen, *(tag for tag in ("trump", "hand") if tag in self.tags))
+        return ("all", in_view(self.visible), *(tag for tag in ("trump", "hand") if tag in self.tags))
 
 
 def scene_cards(

@@ -40,10 +40,12 @@ def test_render_command_writes_an_ultralytics_dataset(decks_folder: Path, tmp_pa
     assert "names:\n  0: card\n  1: back" in (out / "data.yaml").read_text()
     assert "Held out for validation" in (out / "DATASET.md").read_text()
     tags = json.loads((out / "tags.json").read_text())
+    visible = json.loads((out / "visible.json").read_text())
     for split, stems in (("train", ["000002", "000003", "000004"]), ("val", ["000000", "000001"])):
         for stem in stems:
             lines = (out / "labels" / split / f"{stem}.txt").read_text().splitlines()
-            assert len(lines) == len(tags[f"{split}/{stem}"])
+            assert len(lines) == len(tags[f"{split}/{stem}"]) == len(visible[f"{split}/{stem}"])
+            assert all(0.25 <= v <= 1 for v in visible[f"{split}/{stem}"])
             for line in lines:
                 values = line.split()
                 assert values[0] in ("0", "1") and len(values) == 9

@@ -13,6 +13,7 @@ from companion.cli import main
 from companion.training.evaluation import (
     evaluate_real,
     evaluate_rendered,
+    format_report,
     match,
     polygon_iou,
     read_labels,
@@ -115,6 +116,20 @@ def test_a_sweep_scores_each_threshold_as_a_run_at_that_threshold(rendered: Path
     assert swept[0.7].to_dict()["card"]["recall"] == 0.5
     assert swept[0.2].to_dict()["card"]["precision"] < swept[0.5].to_dict()["card"]["precision"]
     assert swept[0.2].to_dict()["card"]["f1"] == pytest.approx(2 * 4 / (2 * 4 + 2 + 0))  # 2 made up
+
+
+def test_face_up_cards_are_also_counted_by_how_much_of_them_is_in_view(rendered: Path) -> None:
+    unknown = evaluate_rendered(_Graded(rendered, 0.7), rendered).to_dict()
+    assert not {"whole", "mostly", "hidden"} & set(unknown)  # rendered before visible.json
+
+    visible = {f"val/{i:06d}": [1.0, 0.4, 0.9] for i in range(2)}  # the second card drops at 0.7
+    (rendered / "visible.json").write_text(json.dumps(visible))
+    report = evaluate_rendered(_Graded(rendered, 0.7), rendered).to_dict()
+    assert report["whole"] == {"recall": 1.0, "truth": 2}
+    assert report["hidden"] == {"recall": 0.0, "truth": 2}
+    assert "mostly" not in report  # backs are not face-up cards
+    lines = list(format_report(report, None))
+    assert "  face up, 25-60% in view: recall 0.0000 of 2" in lines
 
 
 def test_the_command_scores_with_the_confidence_and_overlap_given(

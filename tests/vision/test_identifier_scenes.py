@@ -14,9 +14,10 @@ from identifier_cards import SMALL_DECK, card_image, write_deck
 from companion.cards import Card
 from companion.cli import main
 from companion.datasets.decks import load_deck_images
+from companion.datasets.scene import WHOLE
 from companion.training.identifier import CARDS as CARDS_48
 from companion.training.identifier import scene_crops
-from companion.training.scene_identification import GROUPS, WHOLE, SceneCard, measure, scene_cards
+from companion.training.scene_identification import GROUPS, SceneCard, measure, scene_cards
 from companion.vision.decks import teach
 from companion.vision.identifier import CROP_HEIGHT, CROP_WIDTH, Identifier
 
