@@ -92,6 +92,16 @@ class RenderedReport:
 
 Labels = list[tuple[int, np.ndarray]]
 
+
+@dataclass(frozen=True)
+class Notes:
+    """What a rendered dataset tells of each label line beyond its box: its tags, and the
+    fraction of its card in view (None for a dataset rendered before ``visible.json``)."""
+
+    tags: list[list[str]]
+    visible: list[float] | None
+
+
 SeenRendered = Callable[[str, np.ndarray, list[Reading], Labels], None]
 """Told of each rendered frame scored: its name, the frame, the readings and the labels."""
 
@@ -124,15 +134,6 @@ def _score_image(report: RenderedReport, readings: list[Reading], labels: Labels
                     subsets.append(in_view(notes.visible[i]))
                 for name in subsets:
                     getattr(report, name).add(int(m >= 0), 0, int(m < 0))
-
-
-@dataclass(frozen=True)
-class Notes:
-    """What a rendered dataset tells of each label line beyond its box: its tags, and the
-    fraction of its card in view (None for a dataset rendered before ``visible.json``)."""
-
-    tags: list[list[str]]
-    visible: list[float] | None
 
 
 def _rendered_frames(
