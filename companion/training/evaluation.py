@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.datasets.scene import in_view
+from companion.datasets.scene import MIN_VISIBLE, MOSTLY, WHOLE, in_view
 from companion.errors import MissingResource
 from companion.vision.readings import Face, Reading
 
@@ -59,7 +59,11 @@ class Tally:
         }
 
 
-IN_VIEW = {"whole": "98% or more", "mostly": "60-98%", "hidden": "25-60%"}
+IN_VIEW = {
+    "whole": f"{WHOLE:.0%} or more",
+    "mostly": f"{MOSTLY * 100:.0f}-{WHOLE:.0%}",
+    "hidden": f"{MIN_VISIBLE * 100:.0f}-{MOSTLY:.0%}",
+}
 """Face-up cards by how much of them is in view (:func:`~companion.datasets.scene.in_view`)."""
 
 
@@ -79,7 +83,8 @@ class RenderedReport:
 
     def to_dict(self) -> dict[str, object]:
         """Recall and precision of faces and backs; recall alone of the subsets of faces (a
-        prediction is not tagged), each subset that has cards."""
+        prediction is not tagged): the trump card and cards under hands always, each in-view band
+        that has cards (none for a dataset without ``visible.json``)."""
         out: dict[str, object] = {"images": self.images}
         for name in ("card", "back"):
             out[name] = getattr(self, name).summary()
