@@ -77,6 +77,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "to choose the default on a tuning set",
     )
     evaluate.add_argument(
+        "--causes",
+        action="store_true",
+        help="say instead why face-up cards of --data were missed: what the network proposed for "
+        "each before the threshold and the suppression chose",
+    )
+    evaluate.add_argument(
         "--pictures",
         type=Path,
         metavar="DIR",
@@ -117,6 +123,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     if args.sweep:
         return _sweep(args)
+    if args.causes:
+        return _causes(args)
     settings = _settings(args)
     detector = Detector.from_file(args.model, settings, threads=2)
     worst, seen_rendered, seen_real = _pictures(args.pictures)
@@ -166,6 +174,20 @@ def _settings(args: argparse.Namespace) -> DetectorSettings:
     if not all(0 <= v <= 1 for v in given.values()):
         raise MalformedInput(f"--conf and --iou must lie in [0, 1], got {given}")
     return replace(DetectorSettings(), **given)
+
+
+def _causes(args: argparse.Namespace) -> int:
+    from companion.errors import MalformedInput
+    from companion.training.miss_causes import diagnose_rendered, format_causes
+    from companion.vision.detector import Detector
+
+    if args.data is None:
+        raise MalformedInput("--causes looks into a rendered dataset: give --data DIR")
+    settings = _settings(args)
+    detector = Detector.from_file(args.model, settings, threads=2)
+    report = diagnose_rendered(detector, args.data, args.split, progress=not args.json).to_dict()
+    print(json.dumps(report, indent=1) if args.json else "\n".join(format_causes(report, settings)))
+    return 0
 
 
 def _sweep(args: argparse.Namespace) -> int:

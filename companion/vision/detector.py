@@ -43,6 +43,17 @@ class Letterbox:
         return (points - np.asarray(self.pad, np.float32)) / self.scale
 
 
+@dataclass(frozen=True)
+class Proposals:
+    """The network's boxes before suppression: ``boxes`` (n, 5) in input pixels (what suppression
+    compares), ``scores`` and ``classes`` (n,), and ``corners`` (n, 4, 2) in frame pixels."""
+
+    boxes: np.ndarray
+    scores: np.ndarray
+    classes: np.ndarray
+    corners: np.ndarray
+
+
 def letterbox(
     frame: np.ndarray, size: int, square: bool = True, stride: int = 32
 ) -> tuple[np.ndarray, Letterbox]:
@@ -110,8 +121,9 @@ def rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray
     return order[keep]
 
 
-def decode(output: np.ndarray, settings: DetectorSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Network output (1, 4 + classes + 1, anchors) -> kept boxes (n, 5), scores (n,), classes (n,).
+def propose(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Network output (1, 4 + classes + 1, anchors) -> the boxes (n, 5) scoring ``conf`` or more,
+    their best class score (n,) and class (n,), before non-maximum suppression.
 
     Each anchor holds centre x, y, width, height (input pixels), one score per class and the angle.
     """
@@ -121,9 +133,14 @@ def decode(output: np.ndarray, settings: DetectorSettings) -> tuple[np.ndarray, 
     class_scores = pred[:, 4:-1]
     classes = class_scores.argmax(1)
     scores = class_scores.max(1)
-    mask = scores >= settings.conf
+    mask = scores >= conf
     boxes = np.concatenate([pred[mask, :4], pred[mask, -1:]], 1)
-    scores, classes = scores[mask], classes[mask]
+    return boxes, scores[mask], classes[mask]
+
+
+def decode(output: np.ndarray, settings: DetectorSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Network output -> the boxes (n, 5), scores (n,) and classes (n,) kept by ``settings``."""
+    boxes, scores, classes = propose(output, settings.conf)
     keep = rotated_nms(boxes, scores, settings.iou)[: settings.max_det]  # one card, one class
     return boxes[keep], scores[keep], classes[keep]
 
@@ -165,14 +182,24 @@ class Detector:
 
     def detect(self, frame: np.ndarray) -> list[Reading]:
         """The cards in a BGR frame, most confident first; identity is left to the identifier."""
-        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
-            shape = getattr(frame, "shape", type(frame).__name__)
-            raise MalformedInput(f"detector needs a BGR image (h, w, 3), got {shape}")
-        tensor, box = letterbox(frame, self.imgsz, self.square)
-        output = self.session.run(None, {self.input_name: tensor})[0]
+        output, box = self._network(frame)
         boxes, scores, classes = decode(output, self.settings)
         corners = box.to_frame(xywhr_to_corners(boxes))
         return [
             Reading(corners=c, face=FACES[int(k)], detection_confidence=float(s))
             for c, s, k in zip(corners, scores, classes, strict=True)
         ]
+
+    def proposals(self, frame: np.ndarray, conf: float) -> Proposals:
+        """Every box the network scores at ``conf`` or more in a BGR frame, before suppression."""
+        output, box = self._network(frame)
+        boxes, scores, classes = propose(output, conf)
+        return Proposals(boxes, scores, classes, box.to_frame(xywhr_to_corners(boxes)))
+
+    def _network(self, frame: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+        """The network's output for a BGR frame, and how the frame was fitted into its input."""
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+            shape = getattr(frame, "shape", type(frame).__name__)
+            raise MalformedInput(f"detector needs a BGR image (h, w, 3), got {shape}")
+        tensor, box = letterbox(frame, self.imgsz, self.square)
+        return self.session.run(None, {self.input_name: tensor})[0], box
