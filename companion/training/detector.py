@@ -14,7 +14,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.errors import MissingResource
+from companion.errors import MalformedInput, MissingResource
 from companion.training.lite0 import register_with_ultralytics, stage_ends
 
 MODEL_YAML = Path(__file__).with_name("detector-lite0-obb.yaml")
@@ -31,7 +31,8 @@ class TrainSettings:
     """How to train: ``epochs`` over the data, square ``imgsz`` inputs, checkpoints every
     ``checkpoint_minutes`` (and after each epoch) in ``project/name/weights``.
 
-    ``lr0`` fine-tunes a trained detector from that learning rate (:func:`_schedule`)."""
+    ``lr0`` fine-tunes a trained detector from that learning rate (:func:`_schedule`); ``bf16``
+    runs the network's forward pass in bfloat16 on a CPU (:func:`_bfloat16_forward`)."""
 
     epochs: int = 100
     imgsz: int = 512
@@ -43,6 +44,7 @@ class TrainSettings:
     checkpoint_minutes: float = 10.0
     seed: int = 0
     lr0: float | None = None
+    bf16: bool = False
 
 
 def _offline() -> None:
@@ -68,6 +70,34 @@ def _checkpoint_every(minutes: float):
     return on_train_batch_end
 
 
+def _bfloat16_forward(trainer) -> None:
+    """Make the network's forward pass in training run in bfloat16 on the CPU, and its loss in
+    float32 on the outputs (ultralytics offers bfloat16 only on CUDA). On a CPU with AVX512-BF16 or
+    AMX a batch then takes about 0.6 of the time; gradients still reach float32 weights."""
+    import torch
+
+    model = trainer.model
+    loss = model.loss
+
+    def mixed_loss(batch: dict, preds=None):
+        if preds is None:
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                preds = model.forward(batch["img"])
+            preds = _as_float32(preds)
+        return loss(batch, preds)
+
+    model.loss = mixed_loss
+
+
+def _as_float32(value):
+    """Tensors (in dicts, lists and tuples) cast to float32."""
+    if isinstance(value, dict):
+        return {k: _as_float32(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_as_float32(v) for v in value)
+    return value.float() if hasattr(value, "float") else value
+
+
 def _schedule(lr0: float | None) -> dict:
     """Ultralytics' optimizer and rate arguments: its own choice after a one-epoch warm-up (the
     backbone starts trained: a short warm-up is enough), or, to fine-tune, AdamW from ``lr0`` down
@@ -77,6 +107,14 @@ def _schedule(lr0: float | None) -> dict:
     return {"optimizer": "AdamW", "lr0": lr0, "lrf": 0.01, "warmup_epochs": 0.2}
 
 
+def _with_callbacks(model, settings: TrainSettings):
+    """The YOLO model with our checkpointing (and, if asked, the bfloat16 forward pass) added."""
+    model.add_callback("on_train_batch_end", _checkpoint_every(settings.checkpoint_minutes))
+    if settings.bf16:
+        model.add_callback("on_train_start", _bfloat16_forward)
+    return model
+
+
 def train_detector(
     data: Path, settings: TrainSettings, resume: bool = False, weights: Path | None = None
 ) -> Path:
@@ -84,6 +122,8 @@ def train_detector(
 
     ``weights`` starts a new run from a checkpoint instead of from scratch.
     """
+    if settings.bf16 and settings.device != "cpu":
+        raise MalformedInput("--bf16 is for training on a CPU; a GPU trains in mixed precision already")
     _offline()
     from ultralytics import YOLO
 
@@ -92,15 +132,13 @@ def train_detector(
     if resume:
         if not last.is_file():
             raise MissingResource(f"nothing to resume: no checkpoint at {last}")
-        model = YOLO(str(last))
-        model.add_callback("on_train_batch_end", _checkpoint_every(settings.checkpoint_minutes))
+        model = _with_callbacks(YOLO(str(last)), settings)
         model.train(resume=True)
     else:
         data_yaml = data / "data.yaml" if data.is_dir() else data
         if not data_yaml.is_file():
             raise MissingResource(f"no dataset description at {data_yaml}")
-        model = YOLO(str(weights) if weights else str(MODEL_YAML), task="obb")
-        model.add_callback("on_train_batch_end", _checkpoint_every(settings.checkpoint_minutes))
+        model = _with_callbacks(YOLO(str(weights) if weights else str(MODEL_YAML), task="obb"), settings)
         model.train(
             data=str(data_yaml),
             epochs=settings.epochs,

@@ -91,6 +91,7 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
         str(tmp_path / "runs" / "smoke" / "weights" / "last.pt"),
         "--lr0",
         "0.0005",
+        "--bf16",
     ]
     assert main([*again, "--export", str(tmp_path / "again.onnx"), "--json"]) == 0
     log = capsys.readouterr()
@@ -103,3 +104,44 @@ def test_resume_without_a_run_is_a_clear_error(tmp_path: Path, capsys) -> None:
     args = ["train", "detector", "--resume", "--project", str(tmp_path), "--name", "none"]
     assert main(args) == 2
     assert "nothing to resume" in capsys.readouterr().err
+
+
+def test_bfloat16_on_a_gpu_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    args = ["train", "detector", "--data", str(tmp_path), "--bf16", "--device", "0"]
+    assert main(args) == 2
+    error = capsys.readouterr().err
+    assert "--bf16" in error and error.count("\n") == 1
+
+
+def test_the_bfloat16_forward_pass_hands_float32_outputs_to_the_loss() -> None:
+    import torch
+
+    from companion.training.detector import _bfloat16_forward
+
+    class Network(torch.nn.Module):
+        """Ultralytics' model interface: ``forward`` on images, ``loss`` on a batch."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 4, 3)
+            self.given: dict = {}
+
+        def forward(self, images: torch.Tensor) -> dict:
+            out = self.conv(images)
+            return {"boxes": out, "feats": [out, out]}
+
+        def loss(self, batch: dict, preds: dict | None = None) -> torch.Tensor:
+            self.given = preds if preds is not None else self.forward(batch["img"])
+            return (self.given["boxes"] ** 2).mean()
+
+    network = Network()
+    seen = []
+    network.conv.register_forward_hook(lambda module, args, out: seen.append(out.dtype))
+    _bfloat16_forward(type("Trainer", (), {"model": network})())
+    loss = network.loss({"img": torch.rand(2, 3, 8, 8)})
+    assert seen == [torch.bfloat16]
+    assert network.given["boxes"].dtype == torch.float32
+    assert [f.dtype for f in network.given["feats"]] == [torch.float32, torch.float32]
+    loss.backward()
+    assert network.conv.weight.dtype == network.conv.weight.grad.dtype == torch.float32
+    assert float(network.conv.weight.grad.abs().sum()) > 0
