@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.datasets.scene import in_view
 from companion.training.evaluation import IN_VIEW, Labels, Notes, _rendered_frames, match, polygon_iou
-from companion.vision.detector import DetectorSettings, Proposals, probiou, rotated_nms
+from companion.vision.detector import DetectorSettings, Proposals, choose, probiou
 
 FLOOR = 0.05
 """The lowest score of the proposals looked at."""
@@ -53,9 +53,8 @@ def frame_causes(
 ) -> list[str | None]:
     """For each face-up card's true corners: None if the detector's choice among ``proposals``
     finds it (as :meth:`Detector.detect` would), else why it was missed."""
-    strong = np.flatnonzero(proposals.scores >= settings.conf)
-    kept = strong[rotated_nms(proposals.boxes[strong], proposals.scores[strong], settings.iou)]
-    kept_up = [int(i) for i in kept[: settings.max_det] if proposals.classes[i] == 0]
+    kept = choose(proposals.boxes, proposals.scores, settings)
+    kept_up = [int(i) for i in kept if proposals.classes[i] == 0]
     matched = match([proposals.corners[i] for i in kept_up], truth)
     return [
         None if m >= 0 else _cause(proposals, t, set(kept_up), settings.conf)
@@ -134,16 +133,15 @@ def format_causes(report: dict[str, object], settings: DetectorSettings) -> Iter
     """Human-readable lines of :meth:`MissCauses.to_dict`."""
     cards, found = report["cards"], report["found"]
     causes: dict[str, dict[str, int]] = report["causes"]
-    bands = [b for b in (*IN_VIEW, "all") if any(b in row for row in causes.values())]
+    bands = [b for b in IN_VIEW if any(b in row for row in causes.values())]
     yield (
         f"face-up cards missed at confidence {settings.conf:g}, overlap {settings.iou:g}: "
         f"{cards - found} of {cards}"
     )
-    titles = [f"{IN_VIEW[b]} in view" if b in IN_VIEW else "" for b in bands]
-    yield f"  {'':30s} {'missed':>6s} " + " ".join(f"{t:>16s}" for t in titles if t)
+    yield f"  {'':30s} {'missed':>6s} " + " ".join(f"{IN_VIEW[b] + ' in view':>16s}" for b in bands)
     for name, title in CAUSES.items():
         row = causes[name]
-        counts = " ".join(f"{row.get(b, 0):16d}" for b in bands if b in IN_VIEW)
+        counts = " ".join(f"{row.get(b, 0):16d}" for b in bands)
         yield f"  {title:30s} {sum(row.values()):6d} {counts}"
     yield (
         f"with a face-up box of IoU 0.5 among the network's proposals (score {report['floor']:g} or more): "

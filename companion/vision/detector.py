@@ -138,10 +138,17 @@ def propose(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np
     return boxes, scores[mask], classes[mask]
 
 
+def choose(boxes: np.ndarray, scores: np.ndarray, settings: DetectorSettings) -> np.ndarray:
+    """Indices of the boxes ``settings`` keep, best first: scoring ``conf`` or more, not overlapping
+    a stronger one beyond ``iou`` (one card, one class), at most ``max_det``."""
+    strong = np.flatnonzero(scores >= settings.conf)
+    return strong[rotated_nms(boxes[strong], scores[strong], settings.iou)][: settings.max_det]
+
+
 def decode(output: np.ndarray, settings: DetectorSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Network output -> the boxes (n, 5), scores (n,) and classes (n,) kept by ``settings``."""
     boxes, scores, classes = propose(output, settings.conf)
-    keep = rotated_nms(boxes, scores, settings.iou)[: settings.max_det]  # one card, one class
+    keep = choose(boxes, scores, settings)
     return boxes[keep], scores[keep], classes[keep]
 
 
