@@ -54,20 +54,28 @@ def _offline() -> None:
     register_with_ultralytics()
 
 
-def _checkpoint_every(minutes: float):
-    """A callback that saves ``last.pt`` mid-epoch, so a slow shared CPU loses little work."""
+def _checkpoint_every(minutes: float) -> dict:
+    """Callbacks that also save ``last.pt`` within an epoch, so a slow shared CPU loses little work.
+
+    Such a checkpoint records its epoch as unfinished, so that resuming runs that epoch again from
+    its start, on the weights trained so far (ultralytics resumes after the epoch recorded).
+    """
     state = {"saved": time.monotonic()}
 
     def on_train_batch_end(trainer) -> None:
         if time.monotonic() - state["saved"] >= minutes * 60:
             fitness, trainer.fitness = trainer.fitness, None  # not validated: keep best.pt as it is
+            epoch, trainer.epoch = trainer.epoch, trainer.epoch - 1
             try:
                 trainer.save_model()
             finally:
-                trainer.fitness = fitness
+                trainer.fitness, trainer.epoch = fitness, epoch
             state["saved"] = time.monotonic()
 
-    return on_train_batch_end
+    def on_fit_epoch_end(trainer) -> None:
+        state["saved"] = time.monotonic()  # the finished epoch has just been saved
+
+    return {"on_train_batch_end": on_train_batch_end, "on_fit_epoch_end": on_fit_epoch_end}
 
 
 def _bfloat16_forward(trainer) -> None:
@@ -107,9 +115,22 @@ def _schedule(lr0: float | None) -> dict:
     return {"optimizer": "AdamW", "lr0": lr0, "lrf": 0.01, "warmup_epochs": 0.2}
 
 
+def _why_not_resumable(checkpoint: Path) -> str | None:
+    """Why ultralytics cannot resume the run of ``checkpoint``, or None if it can."""
+    import torch
+
+    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    if state.get("optimizer") is None:  # ultralytics strips it when a run ends
+        return f"the run of {checkpoint} has finished"
+    if state.get("epoch", -1) < 0:
+        return f"{checkpoint} was saved within its run's first epoch, which cannot be resumed"
+    return None
+
+
 def _with_callbacks(model, settings: TrainSettings):
     """The YOLO model with our checkpointing (and, if asked, the bfloat16 forward pass) added."""
-    model.add_callback("on_train_batch_end", _checkpoint_every(settings.checkpoint_minutes))
+    for event, callback in _checkpoint_every(settings.checkpoint_minutes).items():
+        model.add_callback(event, callback)
     if settings.bf16:
         model.add_callback("on_train_start", _bfloat16_forward)
     return model
@@ -132,6 +153,9 @@ def train_detector(
     if resume:
         if not last.is_file():
             raise MissingResource(f"nothing to resume: no checkpoint at {last}")
+        why_not = _why_not_resumable(last)
+        if why_not:
+            raise MalformedInput(f"{why_not}: start a new run from it with --weights {last}")
         model = _with_callbacks(YOLO(str(last)), settings)
         model.train(resume=True)
     else:

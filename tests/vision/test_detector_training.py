@@ -145,3 +145,46 @@ def test_the_bfloat16_forward_pass_hands_float32_outputs_to_the_loss() -> None:
     loss.backward()
     assert network.conv.weight.dtype == network.conv.weight.grad.dtype == torch.float32
     assert float(network.conv.weight.grad.abs().sum()) > 0
+
+
+def test_a_checkpoint_saved_within_an_epoch_leaves_that_epoch_to_run_again(monkeypatch) -> None:
+    from companion.training import detector
+
+    clock = [0.0]
+    monkeypatch.setattr(detector.time, "monotonic", lambda: clock[0])
+    callbacks = detector._checkpoint_every(minutes=10)
+
+    class Trainer:
+        epoch, fitness, saved = 3, 0.8, []
+
+        def save_model(self) -> None:
+            self.saved.append((self.epoch, self.fitness))
+
+    trainer = Trainer()
+    clock[0] = 599
+    callbacks["on_train_batch_end"](trainer)
+    assert trainer.saved == []
+    clock[0] = 600
+    callbacks["on_train_batch_end"](trainer)
+    assert trainer.saved == [(2, None)]  # epoch 3 unfinished; best.pt untouched (no fitness)
+    assert (trainer.epoch, trainer.fitness) == (3, 0.8)
+    clock[0] = 1150
+    callbacks["on_fit_epoch_end"](trainer)  # the epoch's own checkpoint
+    clock[0] = 1700
+    callbacks["on_train_batch_end"](trainer)
+    assert len(trainer.saved) == 1  # ten minutes count from the epoch's end
+
+
+@pytest.mark.parametrize(
+    ("state", "why"),
+    [({"epoch": -1, "optimizer": {}}, "first epoch"), ({"epoch": -1, "optimizer": None}, "has finished")],
+)
+def test_a_run_that_cannot_be_resumed_is_a_clear_error(tmp_path: Path, capsys, state: dict, why: str) -> None:
+    import torch
+
+    last = tmp_path / "run" / "weights" / "last.pt"
+    last.parent.mkdir(parents=True)
+    torch.save(state, last)
+    assert main(["train", "detector", "--resume", "--project", str(tmp_path), "--name", "run"]) == 2
+    error = capsys.readouterr().err
+    assert why in error and f"--weights {last}" in error and error.count("\n") == 1
