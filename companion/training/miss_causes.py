@@ -138,11 +138,12 @@ def format_causes(report: dict[str, object], settings: DetectorSettings) -> Iter
         f"face-up cards missed at confidence {settings.conf:g}, overlap {settings.iou:g}: "
         f"{cards - found} of {cards}"
     )
-    yield f"  {'':30s} {'missed':>6s} " + " ".join(f"{IN_VIEW[b] + ' in view':>16s}" for b in bands)
+    titles = " ".join(f"{IN_VIEW[b] + ' in view':>16s}" for b in bands)
+    yield f"  {'':30s} {'missed':>6s} {titles}".rstrip()
     for name, title in CAUSES.items():
         row = causes[name]
         counts = " ".join(f"{row.get(b, 0):16d}" for b in bands)
-        yield f"  {title:30s} {sum(row.values()):6d} {counts}"
+        yield f"  {title:30s} {sum(row.values()):6d} {counts}".rstrip()
     yield (
         f"with a face-up box of IoU 0.5 among the network's proposals (score {report['floor']:g} or more): "
         f"{report['proposed']} of {cards}"
