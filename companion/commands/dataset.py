@@ -80,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--causes",
         action="store_true",
         help="say instead why face-up cards of --data were missed: what the network proposed for "
-        "each before the threshold and the suppression chose",
+        "each before the threshold and the suppression chose (with --pictures: DIR/causes.jpg)",
     )
     evaluate.add_argument(
         "--pictures",
@@ -178,6 +178,7 @@ def _settings(args: argparse.Namespace) -> DetectorSettings:
 
 def _causes(args: argparse.Namespace) -> int:
     from companion.errors import MalformedInput
+    from companion.training.error_pictures import MissExamples
     from companion.training.miss_causes import diagnose_rendered, format_causes
     from companion.vision.detector import Detector
 
@@ -185,8 +186,14 @@ def _causes(args: argparse.Namespace) -> int:
         raise MalformedInput("--causes looks into a rendered dataset: give --data DIR")
     settings = _settings(args)
     detector = Detector.from_file(args.model, settings, threads=2)
-    report = diagnose_rendered(detector, args.data, args.split, progress=not args.json).to_dict()
+    examples = MissExamples() if args.pictures else None
+    seen = examples.offer if examples else None
+    report = diagnose_rendered(detector, args.data, args.split, not args.json, seen).to_dict()
+    if examples:
+        report["pictures"] = str(examples.write(args.pictures))
     print(json.dumps(report, indent=1) if args.json else "\n".join(format_causes(report, settings)))
+    if examples and not args.json:
+        print(f"missed cards by cause: {report['pictures']}")
     return 0
 
 

@@ -1,5 +1,6 @@
 """Pictures of the detector's mistakes: rendered frames drawn with what it missed and what it
-made up, the worst of them kept, and a contact sheet to look at them all at once."""
+made up, the worst of them kept, and a contact sheet to look at them all at once; and missed
+cards, each beside the box the network came closest with, sorted by why they were missed."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import cv2
 import numpy as np
 
 from companion.training.evaluation import match
+from companion.training.miss_causes import CAUSES, Miss
+from companion.vision.detector import Proposals
 from companion.vision.readings import Face, Reading
 
 FOUND = (60, 200, 60)
@@ -22,6 +25,8 @@ MADE_UP = (230, 60, 230)
 """Magenta: a face-up reading that matches no card."""
 BACK = (200, 120, 40)
 """Blue: a card back found."""
+CLOSEST = (0, 165, 255)
+"""Orange: the face-up box that fits a missed card best."""
 
 
 def _outline(image: np.ndarray, corners: np.ndarray, colour: tuple[int, int, int], width: int) -> None:
@@ -140,3 +145,62 @@ class WorstFrames:
             ]
             cv2.imwrite(str(folder / "sheet.jpg"), contact_sheet(pictures, captions))
         return paths
+
+
+def draw_miss(frame: np.ndarray, proposals: Proposals, truth: np.ndarray, miss: Miss) -> np.ndarray:
+    """The part of ``frame`` around a missed card: its labelled corners in red and the proposal
+    that came closest (face up orange, back blue) with its score."""
+    out = frame.copy()
+    width = max(2, round(frame.shape[1] / 640))
+    if miss.closest is not None:
+        corners = proposals.corners[miss.closest]
+        _outline(out, corners, BACK if proposals.classes[miss.closest] else CLOSEST, width)
+        x, y = np.round(corners.min(0)).astype(int)
+        score = f"{proposals.scores[miss.closest]:.2f}"
+        for colour, thickness in (((0, 0, 0), 3), ((255, 255, 255), 1)):
+            cv2.putText(
+                out, score, (x, max(y - 4, 12)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, thickness, cv2.LINE_AA
+            )
+    _outline(out, truth, MISSED, width)
+    (x0, y0), (x1, y1) = truth.min(0), truth.max(0)
+    margin = 0.4 * max(x1 - x0, y1 - y0)
+    h, w = frame.shape[:2]
+    left, top = int(max(x0 - margin, 0)), int(max(y0 - margin, 0))
+    right, bottom = int(min(x1 + margin, w)), int(min(y1 + margin, h))
+    return out[top:bottom, left:right]
+
+
+class MissExamples:
+    """The first ``per_cause`` missed cards of each cause, drawn by :func:`draw_miss`."""
+
+    def __init__(self, per_cause: int = 6) -> None:
+        self.per_cause = per_cause
+        self._drawn: dict[str, list[tuple[str, np.ndarray]]] = {cause: [] for cause in CAUSES}
+
+    def offer(
+        self,
+        name: str,
+        frame: np.ndarray,
+        proposals: Proposals,
+        truth: list[np.ndarray],
+        misses: list[Miss | None],
+    ) -> None:
+        for corners, miss in zip(truth, misses, strict=True):
+            if miss is not None and len(self._drawn[miss.cause]) < self.per_cause:
+                self._drawn[miss.cause].append((name, draw_miss(frame, proposals, corners, miss)))
+
+    def write(self, folder: Path) -> Path | None:
+        """``causes.jpg``: a row per cause (its title on each picture), or None if nothing was missed."""
+        rows = [(cause, drawn) for cause, drawn in self._drawn.items() if drawn]
+        if not rows:
+            return None
+        blank = np.full((8, 8, 3), 255, np.uint8)
+        pictures, captions = [], []
+        for cause, drawn in rows:
+            padded = drawn + [("", blank)] * (self.per_cause - len(drawn))
+            pictures += [picture for _, picture in padded]
+            captions += [f"{CAUSES[cause]}: {name}" if name else "" for name, _ in padded]
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "causes.jpg"
+        cv2.imwrite(str(path), contact_sheet(pictures, captions, columns=self.per_cause, cell=(240, 240)))
+        return path

@@ -9,9 +9,10 @@ dropped for a stronger overlapping box, or kept and matched to an overlapping ca
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -33,31 +34,41 @@ CAUSES = {
 """Why a face-up card was missed, in the order they are told apart."""
 
 
-def _cause(proposals: Proposals, truth: np.ndarray, kept: set[int], conf: float) -> str:
+class Miss(NamedTuple):
+    """Why a face-up card was missed (a key of ``CAUSES``), and the proposal that came closest:
+    the back that fits it best, its best-scored face-up box under the threshold, or the face-up
+    box above it that fits it best (None when no box fits)."""
+
+    cause: str
+    closest: int | None
+
+
+def _miss(proposals: Proposals, truth: np.ndarray, kept: set[int], conf: float) -> Miss:
     """Why a missed card was not found among ``proposals`` (``kept``: the face-up boxes kept)."""
     fitting = {i: polygon_iou(c, truth) for i, c in enumerate(proposals.corners)}
     fitting = {i: iou for i, iou in fitting.items() if iou >= 0.5}
     if not fitting:
-        return "no_box"
+        return Miss("no_box", None)
     faces = {i: iou for i, iou in fitting.items() if proposals.classes[i] == 0}
     if not faces:
-        return "back"
+        return Miss("back", max(fitting, key=fitting.__getitem__))
     strong = {i: iou for i, iou in faces.items() if proposals.scores[i] >= conf}
     if not strong:
-        return "below"
-    return "taken" if max(strong, key=strong.__getitem__) in kept else "suppressed"
+        return Miss("below", max(faces, key=lambda i: proposals.scores[i]))
+    best = max(strong, key=strong.__getitem__)
+    return Miss("taken" if best in kept else "suppressed", best)
 
 
-def frame_causes(
+def frame_misses(
     proposals: Proposals, truth: list[np.ndarray], settings: DetectorSettings
-) -> list[str | None]:
+) -> list[Miss | None]:
     """For each face-up card's true corners: None if the detector's choice among ``proposals``
     finds it (as :meth:`Detector.detect` would), else why it was missed."""
     kept = choose(proposals.boxes, proposals.scores, settings)
     kept_up = [int(i) for i in kept if proposals.classes[i] == 0]
     matched = match([proposals.corners[i] for i in kept_up], truth)
     return [
-        None if m >= 0 else _cause(proposals, t, set(kept_up), settings.conf)
+        None if m >= 0 else _miss(proposals, t, set(kept_up), settings.conf)
         for t, m in zip(truth, matched, strict=True)
     ]
 
@@ -88,22 +99,24 @@ class MissCauses:
     crowded_missed: int = 0
     causes: Counter[tuple[str, str]] = field(default_factory=Counter)
 
-    def add(self, proposals: Proposals, labels: Labels, notes: Notes, settings: DetectorSettings) -> None:
-        """Count one rendered frame's face-up cards."""
+    def add(
+        self, proposals: Proposals, labels: Labels, notes: Notes, settings: DetectorSettings
+    ) -> list[Miss | None]:
+        """Count one rendered frame's face-up cards; returns why each was missed (None: found)."""
         faces = [i for i, (k, _) in enumerate(labels) if k == 0]
         truth = [labels[i][1] for i in faces]
         up = proposals.corners[proposals.classes == 0]
-        for i, t, cause, close in zip(
-            faces, truth, frame_causes(proposals, truth, settings), crowded(truth, settings.iou), strict=True
-        ):
+        misses = frame_misses(proposals, truth, settings)
+        for i, t, miss, close in zip(faces, truth, misses, crowded(truth, settings.iou), strict=True):
             self.cards += 1
-            self.found += cause is None
+            self.found += miss is None
             self.crowded += close
-            self.crowded_missed += close and cause is not None
+            self.crowded_missed += close and miss is not None
             self.proposed += any(polygon_iou(c, t) >= 0.5 for c in up)
-            if cause is not None:
+            if miss is not None:
                 band = in_view(notes.visible[i]) if notes.visible is not None else "all"
-                self.causes[cause, band] += 1
+                self.causes[miss.cause, band] += 1
+        return misses
 
     def to_dict(self) -> dict[str, object]:
         """Counts, and per cause the misses by in-view band (``all`` for a dataset without them)."""
@@ -121,11 +134,21 @@ class MissCauses:
         }
 
 
-def diagnose_rendered(detector, data: Path, split: str = "val", progress: bool = False) -> MissCauses:
+SeenMisses = Callable[[str, np.ndarray, Proposals, list[np.ndarray], list[Miss | None]], None]
+"""Told of each rendered frame: its name, the frame, the proposals, the face-up cards' true
+corners and why each was missed (None: found)."""
+
+
+def diagnose_rendered(
+    detector, data: Path, split: str = "val", progress: bool = False, seen: SeenMisses | None = None
+) -> MissCauses:
     """Why the detector misses face-up cards in a rendered dataset's ``split``."""
     report = MissCauses(floor=min(FLOOR, detector.settings.conf))
-    for _, frame, labels, notes in _rendered_frames(data, split, progress):
-        report.add(detector.proposals(frame, report.floor), labels, notes, detector.settings)
+    for name, frame, labels, notes in _rendered_frames(data, split, progress):
+        proposals = detector.proposals(frame, report.floor)
+        misses = report.add(proposals, labels, notes, detector.settings)
+        if seen is not None:
+            seen(name, frame, proposals, [c for k, c in labels if k == 0], misses)
     return report
 
 

@@ -12,7 +12,8 @@ import pytest
 from identifier_cards import SMALL_DECK, write_deck
 
 from companion.cli import main
-from companion.training.miss_causes import CAUSES, crowded, format_causes, frame_causes
+from companion.training.error_pictures import CLOSEST, MISSED, draw_miss
+from companion.training.miss_causes import CAUSES, Miss, crowded, format_causes, frame_misses
 from companion.vision.detector import DetectorSettings, Proposals, xywhr_to_corners
 
 SETTINGS = DetectorSettings(conf=0.5, iou=0.6)
@@ -50,19 +51,19 @@ def test_each_cause_of_a_miss_is_told_apart() -> None:
         (_card(203, 200), 0.9, 0),
     )
     corners = list(xywhr_to_corners(np.array(list(truth.values()), np.float32)))
-    causes = dict(zip(truth, frame_causes(proposals, corners, SETTINGS), strict=True))
-    assert causes == {
+    misses = dict(zip(truth, frame_misses(proposals, corners, SETTINGS), strict=True))
+    assert misses == {
         "found": None,
-        "no box": "no_box",
-        "back": "back",
-        "below": "below",
+        "no box": Miss("no_box", None),
+        "back": Miss("back", 1),  # with the proposal that came closest
+        "below": Miss("below", 2),
         "stronger neighbour": None,
-        "suppressed": "suppressed",
+        "suppressed": Miss("suppressed", 4),
         "fitted better": None,
-        "taken": "taken",
+        "taken": Miss("taken", 5),
     }
-    assert set(causes.values()) - {None} == set(CAUSES)
-    lowered = frame_causes(proposals, corners, DetectorSettings(conf=0.25, iou=0.6))
+    assert {m.cause for m in misses.values() if m} == set(CAUSES)
+    lowered = frame_misses(proposals, corners, DetectorSettings(conf=0.25, iou=0.6))
     assert lowered[3] is None  # found once the threshold is under its score
 
 
@@ -111,6 +112,25 @@ def test_the_causes_account_for_every_card_the_evaluation_misses(
     lines = list(format_causes(report, SETTINGS))
     assert lines[0].endswith(f"{missed} of {card['truth']}")
     assert len(lines) == 2 + len(CAUSES) + 2
+
+    assert main([*command, "--causes", "--pictures", str(tmp_path / "pictures")]) == 0
+    sheet = cv2.imread(json.loads(capsys.readouterr().out)["pictures"])
+    assert sheet is not None and sheet.shape[1] > 240
+
+
+def test_a_missed_card_is_drawn_red_beside_the_box_that_came_closest() -> None:
+    frame = np.full((300, 400, 3), 90, np.uint8)
+    truth = xywhr_to_corners(np.array([_card(200, 150)], np.float32))[0]
+    proposals = _proposals((_card(206, 150), 0.3, 0))
+
+    def colours(picture: np.ndarray) -> set[tuple[int, int, int]]:
+        return {tuple(int(v) for v in pixel) for pixel in picture.reshape(-1, 3)}
+
+    below = draw_miss(frame, proposals, truth, Miss("below", 0))
+    assert below.shape[0] < frame.shape[0] and below.shape[1] < frame.shape[1]  # the card's surroundings
+    assert {MISSED, CLOSEST} <= colours(below)
+    alone = draw_miss(frame, proposals, truth, Miss("no_box", None))
+    assert MISSED in colours(alone) and CLOSEST not in colours(alone)
 
 
 def test_causes_need_a_rendered_dataset(capsys: pytest.CaptureFixture[str]) -> None:
