@@ -141,7 +141,7 @@ def _score_image(report: RenderedReport, readings: list[Reading], labels: Labels
                     getattr(report, name).add(int(m >= 0), 0, int(m < 0))
 
 
-def _rendered_frames(
+def rendered_frames(
     data: Path, split: str, progress: bool
 ) -> Iterator[tuple[str, np.ndarray, Labels, Notes]]:
     """(name, frame, labels, notes) of each image of a rendered dataset's ``split``."""
@@ -166,7 +166,7 @@ def evaluate_rendered(
 ) -> RenderedReport:
     """Recall and precision at IoU 0.5 on oriented boxes, on a rendered dataset's ``split``."""
     report = RenderedReport()
-    for name, frame, labels, notes in _rendered_frames(data, split, progress):
+    for name, frame, labels, notes in rendered_frames(data, split, progress):
         readings = detector.detect(frame)
         _score_image(report, readings, labels, notes)
         report.images += 1
@@ -184,7 +184,7 @@ def sweep_rendered(
     afterwards is exact, as non-maximum suppression only lets stronger boxes remove weaker ones.
     """
     reports = {t: RenderedReport() for t in sorted(thresholds)}
-    for _, frame, labels, notes in _rendered_frames(data, split, progress):
+    for _, frame, labels, notes in rendered_frames(data, split, progress):
         readings = detector.detect(frame)
         for threshold, report in reports.items():
             kept = [r for r in readings if r.detection_confidence >= threshold]

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from companion.datasets.scene import in_view
-from companion.training.evaluation import IN_VIEW, Labels, Notes, _rendered_frames, match, polygon_iou
+from companion.training.evaluation import IN_VIEW, Labels, Notes, match, polygon_iou, rendered_frames
 from companion.vision.detector import DetectorSettings, Proposals, choose, probiou
 
 FLOOR = 0.05
@@ -144,7 +144,7 @@ def diagnose_rendered(
 ) -> MissCauses:
     """Why the detector misses face-up cards in a rendered dataset's ``split``."""
     report = MissCauses(floor=min(FLOOR, detector.settings.conf))
-    for name, frame, labels, notes in _rendered_frames(data, split, progress):
+    for name, frame, labels, notes in rendered_frames(data, split, progress):
         proposals = detector.proposals(frame, report.floor)
         misses = report.add(proposals, labels, notes, detector.settings)
         if seen is not None:
