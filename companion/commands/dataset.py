@@ -189,11 +189,12 @@ def _causes(args: argparse.Namespace) -> int:
     examples = MissExamples() if args.pictures else None
     seen = examples.offer if examples else None
     report = diagnose_rendered(detector, args.data, args.split, not args.json, seen).to_dict()
-    if examples:
-        report["pictures"] = str(examples.write(args.pictures))
+    sheet = examples.write(args.pictures) if examples else None
+    if sheet is not None:
+        report["pictures"] = str(sheet)
     print(json.dumps(report, indent=1) if args.json else "\n".join(format_causes(report, settings)))
-    if examples and not args.json:
-        print(f"missed cards by cause: {report['pictures']}")
+    if sheet is not None and not args.json:
+        print(f"missed cards by cause: {sheet}")
     return 0
 
 

@@ -26,7 +26,7 @@ MADE_UP = (230, 60, 230)
 BACK = (200, 120, 40)
 """Blue: a card back found."""
 CLOSEST = (0, 165, 255)
-"""Orange: the face-up box that fits a missed card best."""
+"""Orange: the face-up proposal that came closest to finding a missed card."""
 
 
 def _outline(image: np.ndarray, corners: np.ndarray, colour: tuple[int, int, int], width: int) -> None:
