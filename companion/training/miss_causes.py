@@ -94,7 +94,6 @@ class MissCauses:
     floor: float = FLOOR
     cards: int = 0
     found: int = 0
-    proposed: int = 0
     crowded: int = 0
     crowded_missed: int = 0
     causes: Counter[tuple[str, str]] = field(default_factory=Counter)
@@ -105,18 +104,22 @@ class MissCauses:
         """Count one rendered frame's face-up cards; returns why each was missed (None: found)."""
         faces = [i for i, (k, _) in enumerate(labels) if k == 0]
         truth = [labels[i][1] for i in faces]
-        up = proposals.corners[proposals.classes == 0]
         misses = frame_misses(proposals, truth, settings)
-        for i, t, miss, close in zip(faces, truth, misses, crowded(truth, settings.iou), strict=True):
+        for i, miss, close in zip(faces, misses, crowded(truth, settings.iou), strict=True):
             self.cards += 1
             self.found += miss is None
             self.crowded += close
             self.crowded_missed += close and miss is not None
-            self.proposed += any(polygon_iou(c, t) >= 0.5 for c in up)
             if miss is not None:
                 band = in_view(notes.visible[i]) if notes.visible is not None else "all"
                 self.causes[miss.cause, band] += 1
         return misses
+
+    @property
+    def proposed(self) -> int:
+        """Cards with a face-up proposal of IoU 0.5: those found, and those missed with one."""
+        fitting_face = ("below", "suppressed", "taken")
+        return self.found + sum(n for (cause, _), n in self.causes.items() if cause in fitting_face)
 
     def to_dict(self) -> dict[str, object]:
         """Counts, and per cause the misses by in-view band (``all`` for a dataset without them)."""
