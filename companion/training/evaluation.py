@@ -66,11 +66,29 @@ IN_VIEW = {
 }
 """Face-up cards by how much of them is in view (:func:`~companion.datasets.scene.in_view`)."""
 
+SMALL, LARGE = 0.07, 0.12
+SIZES = {
+    "small": f"narrower than {SMALL:.0%} of the frame",
+    "medium": f"{SMALL * 100:.0f}-{LARGE:.0%} of the frame wide",
+    "large": f"{LARGE:.0%} of the frame wide or more",
+}
+"""Face-up cards by their width against the frame's longer side (:func:`card_size`); at 512 px a
+small card is under 36 px wide at the detector's input."""
+
+
+def card_size(corners: np.ndarray, longer_side: int) -> str:
+    """``"small"``, ``"medium"`` or ``"large"``: the card's width (the mean length of its two
+    shorter opposite sides) against the frame's longer side."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    width = min(sides[0] + sides[2], sides[1] + sides[3]) / 2 / longer_side
+    return "small" if width < SMALL else "medium" if width < LARGE else "large"
+
 
 @dataclass
 class RenderedReport:
-    """Face-up cards overall, the trump card under the stock, cards under hands, and backs; and
-    face-up cards by how much of them is in view, where the dataset says (``visible.json``)."""
+    """Face-up cards overall, the trump card under the stock, cards under hands, and backs;
+    face-up cards by size in the frame; and by how much of them is in view, where the dataset
+    says (``visible.json``)."""
 
     images: int = 0
     card: Tally = field(default_factory=Tally)
@@ -80,15 +98,18 @@ class RenderedReport:
     whole: Tally = field(default_factory=Tally)
     mostly: Tally = field(default_factory=Tally)
     hidden: Tally = field(default_factory=Tally)
+    small: Tally = field(default_factory=Tally)
+    medium: Tally = field(default_factory=Tally)
+    large: Tally = field(default_factory=Tally)
 
     def to_dict(self) -> dict[str, object]:
         """Recall and precision of faces and backs; recall alone of the subsets of faces (a
-        prediction is not tagged): the trump card and cards under hands always, each in-view band
-        that has cards (none for a dataset without ``visible.json``)."""
+        prediction is not tagged): the trump card and cards under hands always, each size and
+        in-view band that has cards (no in-view band for a dataset without ``visible.json``)."""
         out: dict[str, object] = {"images": self.images}
         for name in ("card", "back"):
             out[name] = getattr(self, name).summary()
-        for name in ("trump", "hand", *IN_VIEW):
+        for name in ("trump", "hand", *SIZES, *IN_VIEW):
             summary = getattr(self, name).summary()
             if name in ("trump", "hand") or summary["truth"]:
                 out[name] = {"recall": summary["recall"], "truth": summary["truth"]}
@@ -125,7 +146,9 @@ def read_labels(path: Path, width: int, height: int) -> Labels:
     return labels
 
 
-def _score_image(report: RenderedReport, readings: list[Reading], labels: Labels, notes: Notes) -> None:
+def _score_image(
+    report: RenderedReport, readings: list[Reading], labels: Labels, notes: Notes, longer_side: int
+) -> None:
     for face, cls, tally in ((Face.UP, 0, report.card), (Face.DOWN, 1, report.back)):
         predicted = [r.corners for r in readings if r.face is face]
         truth_index = [i for i, (c, _) in enumerate(labels) if c == cls]
@@ -135,6 +158,7 @@ def _score_image(report: RenderedReport, readings: list[Reading], labels: Labels
         if cls == 0:
             for i, m in zip(truth_index, matched, strict=True):
                 subsets = [tag for tag in ("trump", "hand") if tag in notes.tags[i]]
+                subsets.append(card_size(labels[i][1], longer_side))
                 if notes.visible is not None:
                     subsets.append(in_view(notes.visible[i]))
                 for name in subsets:
@@ -168,7 +192,7 @@ def evaluate_rendered(
     report = RenderedReport()
     for name, frame, labels, notes in rendered_frames(data, split, progress):
         readings = detector.detect(frame)
-        _score_image(report, readings, labels, notes)
+        _score_image(report, readings, labels, notes, max(frame.shape[:2]))
         report.images += 1
         if seen is not None:
             seen(name, frame, readings, labels)
@@ -188,7 +212,7 @@ def sweep_rendered(
         readings = detector.detect(frame)
         for threshold, report in reports.items():
             kept = [r for r in readings if r.detection_confidence >= threshold]
-            _score_image(report, kept, labels, notes)
+            _score_image(report, kept, labels, notes, max(frame.shape[:2]))
             report.images += 1
     return reports
 
@@ -231,10 +255,11 @@ def format_report(rendered: dict[str, object] | None, real: dict[str, object] | 
             s = rendered[name]
             precision = f", precision {s['precision']:.4f} ({s['found']} found)" if "precision" in s else ""
             yield f"  {name:6s} recall {s['recall']:.4f} of {s['truth']}{precision}"
-        for name, share in IN_VIEW.items():
+        bands = [*SIZES.items(), *((name, f"{share} in view") for name, share in IN_VIEW.items())]
+        for name, band in bands:
             if name in rendered:
                 s = rendered[name]
-                yield f"  face up, {share} in view: recall {s['recall']:.4f} of {s['truth']}"
+                yield f"  face up, {band}: recall {s['recall']:.4f} of {s['truth']}"
     if real:
         yield f"real frames: face-up count in range in {real['in_range']} of {real['total']}"
         for row in real["frames"]:

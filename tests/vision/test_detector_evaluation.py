@@ -11,6 +11,7 @@ import pytest
 
 from companion.cli import main
 from companion.training.evaluation import (
+    card_size,
     evaluate_real,
     evaluate_rendered,
     format_report,
@@ -130,6 +131,27 @@ def test_face_up_cards_are_also_counted_by_how_much_of_them_is_in_view(rendered:
     assert "mostly" not in report  # backs are not face-up cards
     lines = list(format_report(report, None))
     assert "  face up, 25-60% in view: recall 0.0000 of 2" in lines
+
+
+def _card(width: float, height: float, angle: float, centre: tuple[float, float]) -> np.ndarray:
+    return cv2.boxPoints((centre, (width, height), angle)).astype(np.float32)
+
+
+def test_a_card_is_sized_by_its_width_against_the_frame_whatever_its_turn() -> None:
+    for angle in (0, 30, 90, 135):
+        assert card_size(_card(60, 100, angle, (300, 300)), 1000) == "small"
+        assert card_size(_card(100, 60, angle, (300, 300)), 1000) == "small"  # the short side
+        assert card_size(_card(90, 140, angle, (300, 300)), 1000) == "medium"
+        assert card_size(_card(130, 200, angle, (300, 300)), 1000) == "large"
+    assert card_size(_card(60, 100, 0, (300, 300)), 700) == "medium"  # a smaller frame
+
+
+def test_face_up_cards_are_also_counted_by_their_size_in_the_frame(rendered: Path) -> None:
+    report = evaluate_rendered(_Graded(rendered, 0.7), rendered).to_dict()
+    assert report["large"] == {"recall": 0.5, "truth": 4}  # 40 px wide in a 200 px frame
+    assert "small" not in report and "medium" not in report
+    lines = list(format_report(report, None))
+    assert "  face up, 12% of the frame wide or more: recall 0.5000 of 4" in lines
 
 
 def test_the_command_scores_with_the_confidence_and_overlap_given(
