@@ -16,7 +16,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detector.add_argument("--data", type=Path, help="dataset folder (with data.yaml)")
     detector.add_argument("--epochs", type=int, default=100)
     detector.add_argument(
-        "--imgsz", type=int, default=512, help="training size, and the longer side of frames at run time"
+        "--imgsz",
+        type=int,
+        help="training size (default 512), and the longer side of frames at run time "
+        "(default: the size the checkpoint was trained at)",
     )
     detector.add_argument("--batch", type=int, default=8)
     detector.add_argument("--device", default="cpu", help="cpu, or a CUDA device such as 0")
@@ -79,7 +82,7 @@ def run_detector(args: argparse.Namespace) -> int:
             raise MalformedInput("train detector needs --data DIR (or --resume), got neither")
         settings = TrainSettings(
             epochs=args.epochs,
-            imgsz=args.imgsz,
+            imgsz=args.imgsz or TrainSettings.imgsz,
             batch=args.batch,
             device=args.device,
             workers=args.workers,

@@ -189,12 +189,12 @@ def train_detector(
     return best if best.is_file() else last
 
 
-def export_onnx(weights: Path, out: Path, imgsz: int = 512) -> Path:
+def export_onnx(weights: Path, out: Path, imgsz: int | None = None) -> Path:
     """Export a trained checkpoint to ONNX (opset 17) at ``out``.
 
     The input shape is dynamic: the runtime detector scales a frame's longer side to ``imgsz``
-    and pads the shorter one only to a multiple of 32, so a 16:9 camera costs about 56% of a
-    square input.
+    (by default the size the checkpoint was trained at) and pads the shorter one only to a
+    multiple of 32, so a 16:9 camera costs about 56% of a square input.
     """
     _offline()
     from ultralytics import YOLO
@@ -204,9 +204,9 @@ def export_onnx(weights: Path, out: Path, imgsz: int = 512) -> Path:
     with warnings.catch_warnings():  # torch deprecates the classic exporter ultralytics still uses
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.simplefilter("ignore", FutureWarning)
-        exported = YOLO(str(weights)).export(
-            format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=True
-        )
+        model = YOLO(str(weights))
+        size = imgsz or model.overrides.get("imgsz") or TrainSettings.imgsz
+        exported = model.export(format="onnx", imgsz=size, opset=17, simplify=False, dynamic=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     if Path(exported).resolve() != out.resolve():
         shutil.copyfile(Path(exported), out)

@@ -98,6 +98,11 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
     assert "Transferred" in log.out + log.err  # the new run starts from the checkpoint's weights
     assert "AdamW(lr=0.0005" in log.out + log.err  # fine-tuned from the rate given
 
+    exported = tmp_path / "exported.onnx"
+    checkpoint = tmp_path / "runs" / "again" / "weights" / "last.pt"
+    assert main(["train", "detector", "--export-only", str(checkpoint), "--export", str(exported)]) == 0
+    assert Detector.from_file(exported).imgsz == 64  # the size the checkpoint was trained at
+
 
 @pytest.mark.slow
 def test_resume_without_a_run_is_a_clear_error(tmp_path: Path, capsys) -> None:
