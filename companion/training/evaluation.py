@@ -72,8 +72,8 @@ SIZES = {
     "medium": f"{SMALL * 100:.0f}-{LARGE:.0%} of the frame wide",
     "large": f"{LARGE:.0%} of the frame wide or more",
 }
-"""Face-up cards by their width against the frame's longer side (:func:`card_size`); at 512 px a
-small card is under 36 px wide at the detector's input."""
+"""Face-up cards by their width against the frame's longer side (:func:`card_size`); at 640 px a
+small card is under 45 px wide at the detector's input."""
 
 
 def card_size(corners: np.ndarray, longer_side: int) -> str:
