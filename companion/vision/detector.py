@@ -25,7 +25,7 @@ FACES = (Face.UP, Face.DOWN)
 class DetectorSettings:
     """``conf``: lowest confidence kept; ``iou``: overlap (probabilistic IoU) above which the
     weaker of two boxes is dropped; ``max_det``: most cards reported per frame. The defaults are
-    the pair with the best face-up F1 on a tuning set (models/MODEL_CARD.md)."""
+    the pair with the best face-up F1 on two tuning sets together (models/MODEL_CARD.md)."""
 
     conf: float = 0.4
     iou: float = 0.7
