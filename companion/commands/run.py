@@ -23,8 +23,8 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "detector", "changes", "both"),
         default="changes",
         help="card proposals from the change-based proposer (the default: measured best while the "
-        "shipped detector misses about a seventh of the face-up cards on renders), the learned detector, "
-        "both, or auto (both when a detector is shipped)",
+        "shipped detector misses about a tenth of the face-up cards on renders, see models/MODEL_CARD.md), "
+        "the learned detector, both, or auto (both when a detector is shipped)",
     )
 
 

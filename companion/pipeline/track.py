@@ -1,10 +1,11 @@
 """Tracking: per-frame readings -> a stable table state.
 
-A card counts as placed once it has lain still for ``settle_s``; a hand passing
-over it (a few frames without it) does not remove it; a card lifted and put back
-where it was keeps its identity number; its identity fuses the identifier's probabilities
-over the frames it was seen in (a mean at first, then a running mean that slowly forgets, so a
-card replaced under a hand shows through).
+A card counts as placed once it has been seen lying still for ``settle_s`` (seen at one spot
+twice, a second apart, is not enough: cards carried across the table pass the same spots); a hand
+passing over it (a few frames without it) does not remove it; a card lifted and put back where it
+was keeps its identity number; its identity fuses the identifier's probabilities over the frames
+it was seen in (a mean at first, then a running mean that slowly forgets, so a card replaced under
+a hand shows through).
 """
 
 from __future__ import annotations
@@ -86,7 +87,9 @@ class _Track:
 
     def absorb(self, reading: Reading, t: float, config: TrackConfig) -> None:
         center = np.asarray(reading.center, dtype=np.float64)
-        if np.linalg.norm(center - self.anchor) > config.still_radius:
+        moved = np.linalg.norm(center - self.anchor) > config.still_radius
+        unwatched = not self.placed and t - self.last_seen > config.settle_s  # stillness not seen
+        if moved or unwatched:
             self.anchor, self.still_since = center, t
         self.position, self.face, self.last_seen = center, reading.face, t
         self.sightings += 1
