@@ -17,7 +17,7 @@ class TrackConfig:
     fusion_frames: int = 10  # identity: a mean over the first frames, then a running mean this long
     still_radius: float = 8.0  # movement below this counts as lying still
     settle_s: float = 0.35  # a card lying still this long counts as placed
-    min_sightings: int = 3  # and must have been seen in at least this many frames
+    min_sightings: int = 3  # and must have been seen lying still in at least this many frames
     absent_s: float = 1.2  # unseen this long (a hand over it is shorter): removed
     revive_s: float = 4.0  # a card put back within this time, near where it was, is the same card
     switch_confidence: float = 0.7  # a reading this sure of another card ...

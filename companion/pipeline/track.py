@@ -1,11 +1,11 @@
 """Tracking: per-frame readings -> a stable table state.
 
-A card counts as placed once it has been seen lying still for ``settle_s`` (seen at one spot
-twice, a second apart, is not enough: cards carried across the table pass the same spots); a hand
-passing over it (a few frames without it) does not remove it; a card lifted and put back where it
-was keeps its identity number; its identity fuses the identifier's probabilities over the frames
-it was seen in (a mean at first, then a running mean that slowly forgets, so a card replaced under
-a hand shows through).
+A card counts as placed once it has been seen lying still for ``settle_s``, in ``min_sightings``
+frames (seen at one spot twice, a second apart, is not enough: cards carried across the table pass
+the same spots); a hand passing over it (a few frames without it) does not remove it; a card
+lifted and put back where it was keeps its identity number; its identity fuses the identifier's
+probabilities over the frames it was seen in (a mean at first, then a running mean that slowly
+forgets, so a card replaced under a hand shows through).
 """
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ class _Track:
     last_seen: float
     placed: bool = False
     sightings: int = 0
+    still_sightings: int = 0  # sightings since it came to rest at ``anchor``
     named: int = 0  # sightings that carried an identity
     scores: dict[Card, float] = field(default_factory=dict)  # running mean of log-probabilities
     switch_run: int = 0
@@ -85,14 +86,17 @@ class _Track:
         ranked = sorted(weights.items(), key=lambda item: -item[1])
         return tuple((card, w / norm) for card, w in ranked)
 
+    def rest_from(self, center: np.ndarray, t: float) -> None:
+        """Start watching the card lie still at ``center`` from ``t``."""
+        self.anchor, self.still_since, self.still_sightings = center, t, 0
+
     def absorb(self, reading: Reading, t: float, config: TrackConfig) -> None:
         center = np.asarray(reading.center, dtype=np.float64)
-        moved = np.linalg.norm(center - self.anchor) > config.still_radius
-        unwatched = not self.placed and t - self.last_seen > config.settle_s  # stillness not seen
-        if moved or unwatched:
-            self.anchor, self.still_since = center, t
+        if np.linalg.norm(center - self.anchor) > config.still_radius:
+            self.rest_from(center, t)
         self.position, self.face, self.last_seen = center, reading.face, t
         self.sightings += 1
+        self.still_sightings += 1
         if reading.alternatives:
             self.named += 1
             weight = max(1 / self.named, 1 / config.fusion_frames)  # a plain mean, then forgetting
@@ -102,7 +106,7 @@ class _Track:
                 before = self.scores.get(card, floor)
                 self.scores[card] = before + weight * (seen.get(card, floor) - before)
         settled = t - self.still_since >= config.settle_s
-        if not self.placed and settled and self.sightings >= config.min_sightings:
+        if not self.placed and settled and self.still_sightings >= config.min_sightings:
             self.placed = True
 
     def contradicted_by(self, reading: Reading, config: TrackConfig) -> bool:
@@ -212,6 +216,6 @@ class Tracker:
         track = min(candidates, key=lambda tr: float(np.linalg.norm(center - tr.position)))
         self._lost.remove(track)
         track.placed = False
-        track.anchor, track.still_since = center, t
+        track.rest_from(center, t)
         track.absorb(reading, t, self.config)
         return track

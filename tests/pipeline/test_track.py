@@ -28,12 +28,12 @@ def test_a_card_glimpsed_twice_at_one_spot_is_not_taken_as_lying_there(seen):
     """A card carried over the same spot twice, a second apart (a trick swept away, then the next
     card brought in), was never seen lying still: it is placed only once seen still for settle_s."""
     tracker = Tracker(CONFIG)
-    feed(tracker, [[seen(300, 300, "7C")]] * 3)
+    feed(tracker, [[seen(100 + 40 * i, 300, "7C")] for i in range(6)])  # carried past x = 300
     gap = int(CONFIG.absent_s * FPS) - 2
-    state = feed(tracker, [[]] * gap, start=0.3)
-    state = feed(tracker, [[seen(302, 301, "7C")]], start=0.3 + gap / FPS)
+    state = feed(tracker, [[]] * gap, start=0.6)
+    state = feed(tracker, [[seen(302, 301, "7C")]], start=0.6 + gap / FPS)
     assert state.placed() == ()
-    state = feed(tracker, [[seen(302, 301, "7C")]] * 5, start=0.4 + gap / FPS)
+    state = feed(tracker, [[seen(302, 301, "7C")]] * 4, start=0.7 + gap / FPS)
     assert len(state.placed()) == 1
 
 
