@@ -22,9 +22,9 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
         "--vision",
         choices=("auto", "detector", "changes", "both"),
         default="changes",
-        help="card proposals from the change-based proposer (the default: measured best while the "
-        "shipped detector misses about a tenth of the face-up cards on renders, see models/MODEL_CARD.md), "
-        "the learned detector, both, or auto (both when a detector is shipped)",
+        help="card proposals from the change-based proposer (the default: on the rendered games as "
+        "right as with the detector joined in, at a tenth of the CPU; see README.md), the learned "
+        "detector, both, or auto (both when a detector is shipped)",
     )
 
 
