@@ -26,7 +26,8 @@ def test_a_card_is_placed_only_after_lying_still(seen):
 
 def test_a_card_glimpsed_twice_at_one_spot_is_not_taken_as_lying_there(seen):
     """A card carried over the same spot twice, a second apart (a trick swept away, then the next
-    card brought in), was never seen lying still: it is placed only once seen still for settle_s."""
+    card brought in), was never seen lying still: it is placed only once seen lying still in
+    min_sightings frames over settle_s."""
     tracker = Tracker(CONFIG)
     feed(tracker, [[seen(100 + 40 * i, 300, "7C")] for i in range(6)])  # carried past x = 300
     gap = int(CONFIG.absent_s * FPS) - 2
