@@ -37,6 +37,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run the network in bfloat16 on the CPU (faster where it has AVX512-BF16 or AMX)",
     )
     detector.add_argument(
+        "--frozen-stages",
+        type=int,
+        help="backbone stages (with the stem) kept at their ImageNet weights: 0 trains them all, "
+        "slower per batch (default 3: up to stride 8)",
+    )
+    detector.add_argument(
         "--checkpoint-minutes", type=float, default=10.0, help="also save last.pt this often within an epoch"
     )
     detector.add_argument(
@@ -91,6 +97,7 @@ def run_detector(args: argparse.Namespace) -> int:
             checkpoint_minutes=args.checkpoint_minutes,
             lr0=args.lr0,
             bf16=args.bf16,
+            frozen_stages=TrainSettings.frozen_stages if args.frozen_stages is None else args.frozen_stages,
         )
         best = train_detector(args.data or Path(), settings, resume=args.resume, weights=args.weights)
     onnx = export_onnx(best, out, imgsz=args.imgsz)

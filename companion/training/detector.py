@@ -15,15 +15,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import MalformedInput, MissingResource
-from companion.training.lite0 import register_with_ultralytics, stage_ends
+from companion.training.lite0 import STAGES, register_with_ultralytics, stage_ends
 
 MODEL_YAML = Path(__file__).with_name("detector-lite0-obb.yaml")
 """The detector's layout: EfficientNet-Lite0 stages (ImageNet weights) under a YOLOv8-style OBB
 neck and head, two classes."""
 
-FROZEN = ("0._conv_stem", "0._bn0", *(f"0._blocks.{i}" for i in range(stage_ends(3)[-1] + 1)))
-"""Layers kept at their ImageNet weights: the stem and the stages up to stride 8, where
-generic edges and textures are learnt already and back-propagation costs the most."""
+FROZEN_STAGES = 3
+"""By default the stem and the backbone's first three stages (up to stride 8) keep their ImageNet
+weights: generic edges and textures are learnt there already, and back-propagation costs the most."""
+
+
+def frozen_layers(stages: int) -> tuple[str, ...]:
+    """The backbone layers kept at their ImageNet weights when its first ``stages`` stages are
+    frozen (with the stem); none for 0."""
+    if not 0 <= stages <= len(STAGES):
+        raise MalformedInput(f"the backbone has {len(STAGES)} stages: cannot freeze {stages}")
+    if stages == 0:
+        return ()
+    return ("0._conv_stem", "0._bn0", *(f"0._blocks.{i}" for i in range(stage_ends(stages)[-1] + 1)))
 
 
 @dataclass(frozen=True)
@@ -32,7 +42,8 @@ class TrainSettings:
     ``checkpoint_minutes`` (and after each epoch) in ``project/name/weights``.
 
     ``lr0`` fine-tunes a trained detector from that learning rate (:func:`_schedule`); ``bf16``
-    runs the network's forward pass in bfloat16 on a CPU (:func:`_bfloat16_forward`)."""
+    runs the network's forward pass in bfloat16 on a CPU (:func:`_bfloat16_forward`);
+    ``frozen_stages`` of the backbone keep their ImageNet weights (:func:`frozen_layers`)."""
 
     epochs: int = 100
     imgsz: int = 512
@@ -45,6 +56,7 @@ class TrainSettings:
     seed: int = 0
     lr0: float | None = None
     bf16: bool = False
+    frozen_stages: int = FROZEN_STAGES
 
 
 def _offline() -> None:
@@ -145,6 +157,7 @@ def train_detector(
     """
     if settings.bf16 and settings.device != "cpu":
         raise MalformedInput("--bf16 is for training on a CPU; a GPU trains in mixed precision already")
+    frozen = frozen_layers(settings.frozen_stages)
     _offline()
     from ultralytics import YOLO
 
@@ -182,7 +195,7 @@ def train_detector(
             flipud=0.5,
             fliplr=0.5,
             patience=1000,
-            freeze=list(FROZEN),
+            freeze=list(frozen),
             **_schedule(settings.lr0),
         )
     best = run / "weights" / "best.pt"

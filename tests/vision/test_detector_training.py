@@ -68,7 +68,9 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
         "--json",
     ]
     assert main(args) == 0
-    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    log = capsys.readouterr()
+    result = json.loads(log.out.strip().splitlines()[-1])
+    assert "Freezing layer 'model.0._blocks.4." in log.out + log.err  # three stages by default
     assert result["onnx"] == str(onnx) and onnx.stat().st_size > 100_000
     assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").is_file()
 
@@ -92,11 +94,15 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
         "--lr0",
         "0.0005",
         "--bf16",
+        "--frozen-stages",
+        "2",
     ]
     assert main([*again, "--export", str(tmp_path / "again.onnx"), "--json"]) == 0
     log = capsys.readouterr()
     assert "Transferred" in log.out + log.err  # the new run starts from the checkpoint's weights
     assert "AdamW(lr=0.0005" in log.out + log.err  # fine-tuned from the rate given
+    frozen = log.out + log.err
+    assert "Freezing layer 'model.0._blocks.2." in frozen and "'model.0._blocks.3." not in frozen
 
     exported = tmp_path / "exported.onnx"
     checkpoint = tmp_path / "runs" / "again" / "weights" / "last.pt"
@@ -109,6 +115,21 @@ def test_resume_without_a_run_is_a_clear_error(tmp_path: Path, capsys) -> None:
     args = ["train", "detector", "--resume", "--project", str(tmp_path), "--name", "none"]
     assert main(args) == 2
     assert "nothing to resume" in capsys.readouterr().err
+
+
+def test_frozen_layers_are_the_stem_and_whole_stages() -> None:
+    from companion.training.detector import frozen_layers
+
+    assert frozen_layers(0) == ()
+    assert frozen_layers(1) == ("0._conv_stem", "0._bn0", "0._blocks.0")
+    assert frozen_layers(3)[-1] == "0._blocks.4"  # stages of 1, 2 and 2 blocks
+
+
+@pytest.mark.parametrize("stages", ["-1", "7"])
+def test_freezing_more_stages_than_the_backbone_has_is_a_clear_error(tmp_path: Path, capsys, stages) -> None:
+    assert main(["train", "detector", "--data", str(tmp_path), "--frozen-stages", stages]) == 2
+    error = capsys.readouterr().err
+    assert "6 stages" in error and error.count("\n") == 1
 
 
 def test_bfloat16_on_a_gpu_is_a_clear_error(tmp_path: Path, capsys) -> None:
