@@ -23,7 +23,7 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "detector", "changes", "both"),
         default="changes",
         help="card proposals from the change-based proposer (the default: on the rendered games as "
-        "right as with the detector joined in, at a tenth of the CPU; see README.md), the learned "
+        "right as with the detector joined in, at under a tenth of the CPU; see README.md), the learned "
         "detector, both, or auto (both when a detector is shipped)",
     )
 

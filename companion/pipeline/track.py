@@ -34,7 +34,6 @@ class TableCard:
     placed: bool
     still_since: float
     last_seen: float
-    sightings: int
     identity: tuple[tuple[Card, float], ...] = ()  # fused probabilities, most likely first
 
     @property
@@ -70,7 +69,6 @@ class _Track:
     still_since: float
     last_seen: float
     placed: bool = False
-    sightings: int = 0
     still_sightings: int = 0  # sightings since it came to rest at ``anchor``
     named: int = 0  # sightings that carried an identity
     scores: dict[Card, float] = field(default_factory=dict)  # running mean of log-probabilities
@@ -95,7 +93,6 @@ class _Track:
         if np.linalg.norm(center - self.anchor) > config.still_radius:
             self.rest_from(center, t)
         self.position, self.face, self.last_seen = center, reading.face, t
-        self.sightings += 1
         self.still_sightings += 1
         if reading.alternatives:
             self.named += 1
@@ -129,7 +126,6 @@ class _Track:
             placed=self.placed,
             still_since=self.still_since,
             last_seen=self.last_seen,
-            sightings=self.sightings,
             identity=self.identity(),
         )
 
