@@ -12,10 +12,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import MalformedInput, MissingResource
+from companion.errors import MalformedInput
 from companion.paths import models_dir
 from companion.vision.readings import Face, Reading
-from companion.vision.runtime import session_options
+from companion.vision.runtime import load_session
 
 FACES = (Face.UP, Face.DOWN)
 """Detector class index -> face: 0 a face-up card, 1 a card back."""
@@ -175,16 +175,8 @@ class Detector:
         cls, path: Path | None = None, settings: DetectorSettings | None = None, threads: int = 1
     ) -> Detector:
         """Load ``path`` (default ``models/detector.onnx``); ``threads`` for ONNX Runtime."""
-        import onnxruntime as ort
-
         path = Path(path) if path is not None else models_dir() / "detector.onnx"
-        if not path.is_file():
-            raise MissingResource(f"detector model not found: {path}")
-        options = session_options(threads)
-        try:
-            session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as error:  # onnxruntime raises its own untyped errors
-            raise MissingResource(f"detector model {path} cannot be loaded: {error}") from error
+        session = load_session(path, "detector", threads)
         return cls(session, settings or DetectorSettings())
 
     def detect(self, frame: np.ndarray) -> list[Reading]:

@@ -19,10 +19,9 @@ import cv2
 import numpy as np
 
 from companion.cards import Card, deck
-from companion.errors import MissingResource, RecognitionFailure
 from companion.paths import models_dir
 from companion.vision.readings import Face, Reading
-from companion.vision.runtime import session_options
+from companion.vision.runtime import load_session
 
 if TYPE_CHECKING:
     from companion.vision.decks import DeckReferences
@@ -113,16 +112,8 @@ class Identifier:
     @classmethod
     def from_file(cls, path: Path | None = None, threads: int = 1) -> Identifier:
         """Load the ONNX model (default ``models/identifier.onnx``)."""
-        import onnxruntime as ort
-
         path = Path(path) if path is not None else default_model_path()
-        if not path.is_file():
-            raise MissingResource(f"identifier model not found: {path}")
-        options = session_options(threads)
-        try:
-            session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as error:  # onnxruntime raises its own untyped errors
-            raise RecognitionFailure(f"cannot load identifier model {path}: {error}") from None
+        session = load_session(path, "identifier", threads)
         return cls(session)
 
     def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from companion.errors import MissingResource, RecognitionFailure
 
 
 def session_options(threads: int) -> Any:
@@ -17,3 +20,17 @@ def session_options(threads: int) -> Any:
     options.log_severity_level = 3
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return options
+
+
+def load_session(path: Path, what: str, threads: int) -> Any:
+    """The ONNX Runtime session of the ``what`` model at ``path`` on the CPU, or a one-line error
+    that names the file: :class:`MissingResource` when it is absent, :class:`RecognitionFailure`
+    when ONNX Runtime cannot load it."""
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise MissingResource(f"{what} model not found: {path}")
+    try:
+        return ort.InferenceSession(str(path), session_options(threads), providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own untyped errors
+        raise RecognitionFailure(f"cannot load {what} model {path}: {error}") from None

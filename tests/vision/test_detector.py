@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.errors import MalformedInput, MissingResource
+from companion.errors import MalformedInput, MissingResource, RecognitionFailure
 from companion.paths import models_dir
 from companion.vision.detector import (
     Detector,
@@ -126,7 +126,7 @@ def test_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:
         Detector.from_file(tmp_path / "nope.onnx")
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"not a model")
-    with pytest.raises(MissingResource, match="cannot be loaded"):
+    with pytest.raises(RecognitionFailure, match=r"cannot load detector model .*broken\.onnx"):
         Detector.from_file(broken)
 
 
