@@ -5,7 +5,7 @@ from above: the stock with the trump card under it, hands that bring each card i
 take tricks away, trump swaps, people peeking at a card, a card nudged or lifted and put
 back, lighting that drifts and a camera that shakes a little. Four ArUco markers at the
 table corners let the pipeline calibrate itself. The truth is written beside the video:
-the game record and a timeline saying when each card came to rest.
+the game record and a timeline saying when and where (table mm) each card came to rest.
 """
 
 from __future__ import annotations
@@ -48,6 +48,12 @@ class VideoSpec:
     fps: int = 15
     table_mm: tuple[float, float] = TABLE_MM
     split: str = "val"  # colours and cloths never used to train the detector
+    placement: str = "apart"  # how cards are laid in a trick: one of PLACEMENTS
+
+
+#: How players lay their cards in a trick: ``apart``, each in front of its seat and clear of the
+#: others; ``loose``, tossed near the middle, touching and overlapping the cards played before.
+PLACEMENTS = ("apart", "loose")
 
 
 @dataclass
@@ -78,6 +84,8 @@ class GameFilm:
 
     def __init__(self, record: GameRecord, deck_style: str, seed: int, spec: VideoSpec | None = None) -> None:
         self.spec = spec or VideoSpec()
+        if self.spec.placement not in PLACEMENTS:
+            raise MalformedInput(f"unknown placement {self.spec.placement!r}: one of {', '.join(PLACEMENTS)}")
         self.record = record
         self.state = replay(record)
         self.rng = np.random.default_rng(seed)
@@ -175,10 +183,13 @@ class GameFilm:
         centre = self.profile.layout.play_center
         towards = self.profile.layout.seats[seat] - centre
         towards /= np.linalg.norm(towards)
-        near, far = (0.7, 0.85) if self.state.rules.seats == 2 else (0.9, 1.0)  # apart, around the centre
+        if self.spec.placement == "loose":
+            (near, far), spread, turn = (0.05, 0.35), 10.0, 0.5
+        else:
+            (near, far), spread, turn = (0.7, 0.85) if self.state.rules.seats == 2 else (0.9, 1.0), 6.0, 0.15
         distance = self.profile.layout.play_radius * self.rng.uniform(near, far)
-        jitter = self.rng.normal(0, 6, 2)
-        angle = float(np.arctan2(towards[1], towards[0]) - np.pi / 2 + self.rng.normal(0, 0.15))
+        jitter = self.rng.normal(0, spread, 2)
+        angle = float(np.arctan2(towards[1], towards[0]) - np.pi / 2 + self.rng.normal(0, turn))
         return centre + towards * distance + jitter, angle
 
     def _gesture(self, start: np.ndarray, end: np.ndarray, seconds: float, sprites: list[_Sprite], seat: int):
@@ -241,7 +252,7 @@ class GameFilm:
         yield from self._gesture(sprite.centre.copy(), target, 0.6, [sprite], seat)
         self.table.resting[str(card)] = sprite
         self._changed()
-        self._mark("play", seat=seat, card=str(card))
+        self._mark("play", seat=seat, card=str(card), at=[round(float(v), 1) for v in target])
         edge = self._seat_edge(seat)
         yield from self._gesture(target, edge, 0.35, [], seat)
         if self.rng.random() < 0.06:
@@ -359,6 +370,7 @@ def write_game_video(
         "fps": film.spec.fps,
         "size": list(film.spec.size),
         "table_mm": list(film.spec.table_mm),
+        "placement": film.spec.placement,
         "frames": frames,
         "seconds": round(frames / film.spec.fps, 2),
         "events": film.timeline,

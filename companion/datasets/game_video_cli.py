@@ -23,6 +23,13 @@ def register_action(actions: argparse._SubParsersAction) -> None:  # type: ignor
     parser.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
     parser.add_argument("--fps", type=int, default=15)
     parser.add_argument("--crf", type=int, default=28, help="H.264 quality: higher is smaller (default 28)")
+    parser.add_argument(
+        "--placement",
+        choices=("apart", "loose"),
+        default="apart",
+        help="how cards are laid in a trick: apart, each before its seat (default), or loose, tossed "
+        "near the middle over the cards before",
+    )
     parser.add_argument("--tricks", type=int, default=None, help="film only the first N tricks")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(run=run)
@@ -42,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     record = random_game(rules_for(args.rules), args.seed)
     if args.tricks is not None:
         record = first_tricks(record, args.tricks)
-    spec = VideoSpec(size=(width, height), fps=args.fps)
+    spec = VideoSpec(size=(width, height), fps=args.fps, placement=args.placement)
     with tqdm(desc="frames", unit="frame", disable=args.json) as bar:
         summary = write_game_video(record, args.deck, args.seed, args.out, spec, args.crf, bar.update)
     if args.json:

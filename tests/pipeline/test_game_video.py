@@ -60,3 +60,31 @@ def test_the_corner_markers_calibrate_the_film(film):
     truth = GameFilm(record, "fournier-1878", 11, VideoSpec(size=(960, 540))).profile
     error = np.abs(found.table_corners_px() - truth.table_corners_px()).max()
     assert error < 3.0
+
+
+def _trick_spreads(placement: str) -> list[float]:
+    """Centre-to-centre distances (mm) between the two cards of each trick of a short film."""
+    from companion.datasets.game_video import GameFilm, VideoSpec, first_tricks
+
+    film = GameFilm(
+        first_tricks(random_game("brisca-2", seed=5), 4), "fournier-1878", 5, VideoSpec(placement=placement)
+    )
+    for _ in film.frames():
+        pass
+    at = [np.array(e["at"]) for e in film.timeline if e["kind"] == "play"]
+    return [float(np.linalg.norm(a - b)) for a, b in zip(at[::2], at[1::2], strict=True)]
+
+
+def test_loose_cards_land_on_each_other_and_apart_cards_do_not():
+    from companion.table.profile import CARD_MM
+
+    assert all(d > CARD_MM[1] for d in _trick_spreads("apart"))
+    assert all(d < CARD_MM[1] for d in _trick_spreads("loose"))
+
+
+def test_an_unknown_placement_is_a_clear_error():
+    from companion.datasets.game_video import GameFilm, VideoSpec
+    from companion.errors import MalformedInput
+
+    with pytest.raises(MalformedInput, match="unknown placement 'stacked': one of apart, loose"):
+        GameFilm(random_game("brisca-2", seed=5), "fournier-1878", 5, VideoSpec(placement="stacked"))
