@@ -22,6 +22,8 @@ class TrackConfig:
     revive_s: float = 4.0  # a card put back within this time, near where it was, is the same card
     switch_confidence: float = 0.7  # a reading this sure of another card ...
     switch_sightings: int = 4  # ... this many times in a row means the card was replaced
+    reach_s: float = 1.0  # a new card was brought by an arm seen this recently ...
+    reach_radius: float = 100.0  # ... whose tip came this close to it
 
 
 @dataclass(frozen=True)

@@ -240,11 +240,11 @@ class Recogniser:
         if out:
             state = self.session.view().state
             choice = choose(card.identity, playable(state), self.config)
-        lies_at = self.zones.nearest_seat(card.position)
+        lies_at, where = self._played_from(card)
         if lies_at != seat and not state.tricks and not state.current:
             state, seat = self._first_is(lies_at), lies_at
         if lies_at != seat and choice.doubt is None:
-            choice = replace(choice, doubt=f"seat {seat} is to play but the card lies before seat {lies_at}")
+            choice = replace(choice, doubt=f"seat {seat} is to play but the card {where} seat {lies_at}")
         if choice.card is None:
             self._roles[card.id] = "ignored"
             return [self._event("play", t, f"unreadable card before seat {lies_at}", card, choice, seat)]
@@ -263,6 +263,13 @@ class Recogniser:
             self._over = True
             out.append(Recognised("game-over", t, _result(after), game=self.game))
         return out
+
+    def _played_from(self, card: TableCard) -> tuple[int, str]:
+        """The seat that put ``card`` there, and how that shows: the side the arm that brought it
+        reached in from, else where it lies."""
+        if card.brought_from is not None:
+            return self.zones.nearest_seat(card.brought_from), "was brought from the side of"
+        return self.zones.nearest_seat(card.position), "lies before"
 
     def _swap_behind_play(self, card: TableCard, seat: int, t: float) -> list[Recognised]:
         """``seat`` plays the face-up trump card: it must have swapped it, unseen (under a hand).

@@ -8,7 +8,7 @@ live on a slow CPU; offline (``fast``) every frame is processed, as fast as the 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -21,10 +21,10 @@ from companion.pipeline.evidence import save_evidence
 from companion.pipeline.recognise import Recognised, Recogniser, Zones
 from companion.pipeline.track import Tracker
 from companion.session import Evidence, LiveSession
-from companion.vision.readings import Reading
+from companion.vision.readings import Reach, Reading, Sight
 
-#: Vision: a BGR frame -> what it shows, corners in image pixels.
-See = Callable[[np.ndarray], Sequence[Reading]]
+#: Vision: a BGR frame -> what it shows, in image pixels.
+See = Callable[[np.ndarray], Sight]
 
 
 class Mapper(Zones, Protocol):
@@ -80,11 +80,13 @@ class Pipeline:
         self.on_frame = on_frame
 
     def step(self, t: float, frame: np.ndarray) -> list[Recognised]:
-        readings = list(self.see(frame))
+        sight = self.see(frame)
+        readings = list(sight.readings)
         if self.on_frame is not None:
             self.on_frame(frame, readings)
         on_table = [replace(r, corners=self.table.to_table(r.corners)) for r in readings]
-        events = self.recogniser.update(self.tracker.update(on_table, t))
+        reaches = [self._on_table(reach) for reach in sight.reaches]
+        events = self.recogniser.update(self.tracker.update(on_table, t, reaches))
         for event in events:
             self.tracker.forget(event.ids)
             if event.kind == "trick" and event.trick is not None and self.evidence_dir is not None:
@@ -93,6 +95,10 @@ class Pipeline:
                 path, found = save_evidence(folder, event.trick, frame, readings, quality)
                 self.session.add_evidence(Evidence(event.trick, path, found))
         return events
+
+    def _on_table(self, reach: Reach) -> Reach:
+        edge, tip = self.table.to_table(np.array([reach.edge, reach.tip], dtype=np.float64))
+        return Reach((float(edge[0]), float(edge[1])), (float(tip[0]), float(tip[1])))
 
 
 def run_loop(

@@ -5,7 +5,9 @@ frames (seen at one spot twice, a second apart, is not enough: cards carried acr
 the same spots); a hand passing over it (a few frames without it) does not remove it; a card
 lifted and put back where it was keeps its identity number; its identity fuses the identifier's
 probabilities over the frames it was seen in (a mean at first, then a running mean that slowly
-forgets, so a card replaced under a hand shows through).
+forgets, so a card replaced under a hand shows through). A new card remembers where the arm that
+brought it crossed the table's edge (the arm seen lately whose tip came nearest it): the side of the
+player who put it there, wherever on the table it lies.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 
 from companion.cards import Card
 from companion.pipeline.config import TrackConfig
-from companion.vision.readings import Face, Reading
+from companion.vision.readings import Face, Reach, Reading
 
 #: Probability given to a card absent from a reading's alternatives.
 FLOOR = 1e-3
@@ -35,6 +37,7 @@ class TableCard:
     still_since: float
     last_seen: float
     identity: tuple[tuple[Card, float], ...] = ()  # fused probabilities, most likely first
+    brought_from: tuple[float, float] | None = None  # where the arm that brought it crossed the edge
 
     @property
     def card(self) -> Card | None:
@@ -73,6 +76,7 @@ class _Track:
     named: int = 0  # sightings that carried an identity
     scores: dict[Card, float] = field(default_factory=dict)  # running mean of log-probabilities
     switch_run: int = 0
+    brought_from: tuple[float, float] | None = None
 
     def identity(self) -> tuple[tuple[Card, float], ...]:
         """The running geometric mean of the per-frame probabilities, normalised."""
@@ -127,20 +131,25 @@ class _Track:
             still_since=self.still_since,
             last_seen=self.last_seen,
             identity=self.identity(),
+            brought_from=self.brought_from,
         )
 
 
 class Tracker:
-    """Stateful stage: ``update(readings, t) -> TableState``; readings in table coordinates."""
+    """Stateful stage: ``update(readings, t, reaches) -> TableState``; readings and the arms reaching
+    in, in table coordinates."""
 
     def __init__(self, config: TrackConfig | None = None) -> None:
         self.config = config or TrackConfig()
         self._tracks: list[_Track] = []
         self._lost: list[_Track] = []
+        self._reaches: list[tuple[float, Reach]] = []
         self._next_id = 1
 
-    def update(self, readings: Sequence[Reading], t: float) -> TableState:
+    def update(self, readings: Sequence[Reading], t: float, reaches: Sequence[Reach] = ()) -> TableState:
         config = self.config
+        recent = [(seen, reach) for seen, reach in self._reaches if t - seen <= config.reach_s]
+        self._reaches = recent + [(t, reach) for reach in reaches]
         unmatched = self._match(readings, t)
         for reading in unmatched:
             self._tracks.append(self._revive(reading, t) or self._start(reading, t))
@@ -192,10 +201,17 @@ class Tracker:
             first_seen=t,
             still_since=t,
             last_seen=t,
+            brought_from=self._brought_from(center),
         )
         self._next_id += 1
         track.absorb(reading, t, self.config)
         return track
+
+    def _brought_from(self, center: np.ndarray) -> tuple[float, float] | None:
+        """Where the arm that brought a card to ``center`` crossed the table's edge, if one was seen."""
+        near = [(float(np.linalg.norm(np.asarray(r.tip) - center)), r.edge) for _, r in self._reaches]
+        distance, edge = min(near, default=(math.inf, None))
+        return edge if distance <= self.config.reach_radius else None
 
     def _revive(self, reading: Reading, t: float) -> _Track | None:
         """The recently lost card put back near where it was, if ``reading`` can be it."""

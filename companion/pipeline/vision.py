@@ -15,7 +15,7 @@ from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
 from companion.table.profile import TableProfile
-from companion.vision.readings import Face, Reading
+from companion.vision.readings import Face, Reach, Reading, Sight
 
 #: Where card proposals come from; ``auto`` is ``both`` when the detector is shipped, else ``changes``.
 SOURCES: Final = ("auto", "detector", "changes", "both")
@@ -74,7 +74,8 @@ def make_see(
     empty_table: np.ndarray | None = None,
     zones: RecogniseConfig | None = None,
 ) -> tuple[See, str]:
-    """Vision for the pipeline: frame -> named readings (image px), and the source used.
+    """Vision for the pipeline: frame -> what it shows (named readings and, where the change-based
+    proposer runs, the arms reaching in; image px), and the source used.
 
     ``detector`` uses the learned detector; ``changes`` the difference with the empty
     table (``empty_table``, or the first frame seen); ``both`` joins them, the detector's
@@ -104,10 +105,13 @@ def make_see(
     ends = profile.to_image(np.array([middle, middle + np.array([min(profile.card_mm), 0.0])]))
     card_px = float(np.linalg.norm(ends[1] - ends[0]))
 
-    def see(frame: np.ndarray) -> list[Reading]:
+    def see(frame: np.ndarray) -> Sight:
         found = detector.detect(frame) if detector is not None else []
+        reaches: tuple[Reach, ...] = ()
         if proposer is not None:
-            found = merged(found, by_zone(proposer.propose(frame), profile, zones), 0.5 * card_px)
-        return namer.name(frame, found)
+            changes = proposer.look(frame)
+            found = merged(found, by_zone(changes.readings, profile, zones), 0.5 * card_px)
+            reaches = changes.reaches
+        return Sight(tuple(namer.name(frame, found)), reaches)
 
     return see, source

@@ -8,10 +8,11 @@ kept when its sides match the known card size, split when it holds a row of
 cards; a blob of cards that touch or overlap at other angles is searched card by
 card (:mod:`companion.table.peel`), and small fragments that together make one
 card are merged. A blob that touches the table's edge is an arm reaching in and
-is left alone. Proposals
-come back as :class:`~companion.vision.readings.Reading` in image pixels, with
-no identity; the face is only a hint from colour (a mostly white card is face up),
-unreliable on decks printed on cream paper.
+is not a card, but it says from which side of the table someone reaches in: it comes
+back as a :class:`~companion.vision.readings.Reach`. Proposals come back as
+:class:`~companion.vision.readings.Reading` in image pixels, with no identity; the face
+is only a hint from colour (a mostly white card is face up), unreliable on decks printed
+on cream paper.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 
 from companion.table.peel import STRIP_PX, peel_cards
 from companion.table.profile import TableProfile
-from companion.vision.readings import Face, Reading
+from companion.vision.readings import Face, Reach, Reading, Sight
 
 
 @dataclass(frozen=True)
@@ -110,13 +111,21 @@ class ChangeProposer:
 
     def propose(self, frame: np.ndarray) -> list[Reading]:
         """Card proposals in ``frame`` (BGR), in image pixels, without identity."""
+        return list(self.look(frame).readings)
+
+    def look(self, frame: np.ndarray) -> Sight:
+        """Card proposals and the arms reaching in, in ``frame`` (BGR), in image pixels."""
         table, mask = self.changed(frame)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         boxes: list[_Box] = []
         fragments: list[np.ndarray] = []
+        reaches: list[Reach] = []
         min_area = 0.15 * self._card[0] * self._card[1]
         for contour in contours:
-            if cv2.contourArea(contour) < min_area or self._enters_from_outside(contour):
+            if cv2.contourArea(contour) < min_area:
+                continue
+            if self._enters_from_outside(contour):
+                reaches.append(self._reach(contour))
                 continue
             found = self._card_boxes(contour)
             card_area = self._card[0] * self._card[1]
@@ -129,13 +138,24 @@ class ChangeProposer:
                 boxes.extend(self._peeled(contour))
         boxes.extend(self._merged(fragments))
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
-        return [self._reading(box, hsv) for box in boxes]
+        return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
 
     def _enters_from_outside(self, contour: np.ndarray) -> bool:
         """Whether a blob touches the table's edge: an arm reaching in, not a card lying on the table."""
         x, y, w, h = cv2.boundingRect(contour)
         width, height = self._size
         return x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1
+
+    def _reach(self, contour: np.ndarray) -> Reach:
+        """An arm's blob: the middle of where it crosses the table's edge, and its farthest point."""
+        points = contour.reshape(-1, 2).astype(np.float64)
+        width, height = self._size
+        x, y = points[:, 0], points[:, 1]
+        on_edge = (np.minimum(x, y) <= 1) | (x >= width - 2) | (y >= height - 2)
+        edge = points[on_edge].mean(axis=0)
+        tip = points[np.argmax(np.linalg.norm(points - edge, axis=1))]
+        edge_px, tip_px = self.profile.to_image(np.array([edge, tip]) / self.config.px_per_mm)
+        return Reach((float(edge_px[0]), float(edge_px[1])), (float(tip_px[0]), float(tip_px[1])))
 
     def _trump_under_stock(self, contour: np.ndarray) -> _Box | None:
         """The whole trump card when only its end shows from under the stock: a card's width,

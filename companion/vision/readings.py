@@ -1,4 +1,5 @@
-"""The one container for what vision saw: a :class:`Reading` per card in a frame."""
+"""What vision saw in a frame: a :class:`Reading` per card and a :class:`Reach` per arm, together a
+:class:`Sight`."""
 
 from __future__ import annotations
 
@@ -58,3 +59,20 @@ class Reading:
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "alternatives": [[str(c), round(p, 4)] for c, p in self.alternatives],
         }
+
+
+@dataclass(frozen=True)
+class Reach:
+    """An arm reaching onto the table in one frame: ``edge``, where it crosses the table's edge,
+    and ``tip``, the point of it farthest from there, in image pixels."""
+
+    edge: tuple[float, float]
+    tip: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Sight:
+    """Everything vision saw in one frame: the cards, and the arms reaching onto the table."""
+
+    readings: tuple[Reading, ...]
+    reaches: tuple[Reach, ...] = ()

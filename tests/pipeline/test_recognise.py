@@ -10,6 +10,7 @@ from companion.pipeline.recognise import choose
 from companion.pipeline.runner import Pipeline
 from companion.session import LiveSession, Setup
 from companion.table.profile import profile_from_corners
+from companion.vision.readings import Reach, Sight
 
 FPS = 10
 SIDE = 640.0
@@ -26,13 +27,20 @@ class Script:
     def __init__(self, seen, rules: str | dict = "brisca-2") -> None:
         self.seen = seen
         self.session = LiveSession(Setup(rules=rules, players=("Ana", "Luis")))
-        self.pipeline = Pipeline(lambda readings: readings, TABLE, self.session)
+        self.pipeline = Pipeline(lambda sight: sight, TABLE, self.session)
         self.lying: dict[str, object] = {}
+        self.arms: tuple[Reach, ...] = ()
         self.t = 0.0
         self.events = []
 
     def put(self, name: str, at: tuple[float, float], card: str, p: float = 0.95, *others) -> Script:
         self.lying[name] = self.seen(*at, card, p, *others)
+        return self
+
+    def reach(self, seat: int | None, tip: tuple[float, float] = (320.0, 320.0)) -> Script:
+        """An arm from ``seat``'s edge of the table reaches to ``tip`` (None: no arm)."""
+        edges = {0: (320.0, SIDE), 1: (320.0, 0.0)}
+        self.arms = () if seat is None else (Reach(edges[seat], tip),)
         return self
 
     def take(self, *names: str) -> Script:
@@ -42,8 +50,8 @@ class Script:
 
     def hold(self, seconds: float, hidden: tuple[str, ...] = ()) -> Script:
         for _ in range(round(seconds * FPS)):
-            readings = [r for name, r in self.lying.items() if name not in hidden]
-            self.events += self.pipeline.step(self.t, readings)
+            readings = tuple(r for name, r in self.lying.items() if name not in hidden)
+            self.events += self.pipeline.step(self.t, Sight(readings, self.arms))
             self.t += 1 / FPS
         return self
 
@@ -144,6 +152,27 @@ def test_the_first_card_played_tells_who_leads(seen):
     view = script.session.view()
     assert view.record.first == 1 and view.state.tricks[0].winner == 1
     assert view.record.events[0].card == Card.parse("3O")
+
+
+def test_cards_tossed_into_the_middle_are_played_by_the_side_their_arm_came_from(seen):
+    """Cards that lie in the middle, nearer the other seat's side, are each taken as played by the
+    player whose arm brought them: the first card tells who leads, and nothing is flagged."""
+    middle = {0: (320.0, 300.0), 1: (325.0, 340.0)}  # each a little towards the other seat
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.reach(1).hold(0.3).put("a", middle[1], "1C").hold(0.2).reach(None).hold(1)
+    script.reach(0).hold(0.3).put("b", middle[0], "5C").hold(0.2).reach(None).hold(1)
+    assert script.kinds() == ["trump", "play", "play", "trick"]
+    assert [e.seat for e in script.events[1:3]] == [1, 0]
+    assert all(e.doubt is None for e in script.events)
+    assert script.session.view().record.first == 1
+
+
+def test_without_an_arm_seen_a_card_is_played_by_the_seat_it_lies_before(seen):
+    middle = {0: (320.0, 300.0), 1: (325.0, 340.0)}
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", middle[1], "1C").hold(1.3).put("b", middle[0], "5C").hold(1.3)
+    assert [e.seat for e in script.events[1:3]] == [0, 1]  # the same cards as above, no arm seen
+    assert script.session.view().record.first == 0
 
 
 def test_a_swap_hidden_by_a_hand_is_inferred_when_the_old_trump_card_is_played(seen):

@@ -1,6 +1,7 @@
 from companion.cards import Card
 from companion.pipeline.config import TrackConfig
 from companion.pipeline.track import Tracker
+from companion.vision.readings import Reach
 
 FPS = 10
 CONFIG = TrackConfig()
@@ -91,3 +92,26 @@ def test_two_cards_side_by_side_stay_two(seen):
     frames = [[seen(200, 200, "1O"), seen(280, 200, "1B")]] * 6
     state = feed(tracker, frames)
     assert sorted(str(c.card) for c in state.placed()) == ["1B", "1O"]
+
+
+def test_a_new_card_remembers_the_side_the_arm_that_brought_it_came_from(seen):
+    tracker = Tracker(CONFIG)
+    arm = Reach(edge=(320.0, 640.0), tip=(330.0, 380.0))  # from the bottom edge, tip near the middle
+    feed(tracker, [[]] * 3)
+    tracker.update([], 0.3, [arm])
+    state = feed(tracker, [[seen(320, 320, "7O")]] * 5, start=0.4)
+    (card,) = state.cards
+    assert card.brought_from == (320.0, 640.0)
+
+
+def test_an_arm_far_from_the_card_or_seen_too_long_before_says_nothing(seen):
+    far = Reach(edge=(0.0, 320.0), tip=(150.0, 320.0))
+    tracker = Tracker(CONFIG)
+    tracker.update([], 0.0, [far])
+    state = feed(tracker, [[seen(320, 320, "7O")]] * 5, start=0.1)
+    assert state.cards[0].brought_from is None
+    near = Reach(edge=(320.0, 640.0), tip=(320.0, 340.0))
+    tracker = Tracker(CONFIG)
+    tracker.update([], 0.0, [near])
+    state = feed(tracker, [[seen(320, 320, "7O")]] * 5, start=CONFIG.reach_s + 0.1)
+    assert state.cards[0].brought_from is None

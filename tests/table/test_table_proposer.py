@@ -86,6 +86,20 @@ def test_an_arm_reaching_in_from_the_edge_is_no_row_of_cards() -> None:
     )
 
 
+def test_an_arm_reaching_in_says_where_it_crosses_the_edge_and_how_far_it_reaches() -> None:
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    frame = empty.copy()
+    frame[500:900, 420:482] = (90, 120, 200)  # a sleeve from the bottom edge...
+    frame[430:500, 400:500] = (150, 170, 230)  # ...and its hand
+    frame[300:396, 200:262] = 240  # a card on the table, no arm
+    sight = ChangeProposer(profile, empty).look(frame)
+    assert len(sight.readings) == 1
+    (reach,) = sight.reaches
+    assert reach.edge == pytest.approx((451, 899), abs=4)
+    assert 425 <= reach.tip[1] <= 440 and 395 <= reach.tip[0] <= 505
+
+
 @pytest.mark.parametrize("stock_shows", [False, True])
 def test_the_trump_card_is_proposed_whole_when_only_its_end_shows_from_under_the_stock(
     stock_shows: bool,
