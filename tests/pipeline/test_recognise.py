@@ -167,6 +167,14 @@ def test_cards_tossed_into_the_middle_are_played_by_the_side_their_arm_came_from
     assert script.session.view().record.first == 1
 
 
+def test_a_card_brought_from_the_side_of_a_player_not_to_play_is_flagged(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.reach(0).hold(0.3).put("a", (320.0, 320.0), "1C").hold(0.2).reach(None).hold(1)
+    script.reach(0, (330.0, 300.0)).hold(0.3).put("b", (330.0, 300.0), "5C").hold(0.2).reach(None).hold(1)
+    assert [e.seat for e in script.events[1:3]] == [0, 1]
+    assert script.events[2].doubt == "seat 1 is to play but the card was brought from the side of seat 0"
+
+
 def test_without_an_arm_seen_a_card_is_played_by_the_seat_it_lies_before(seen):
     middle = {0: (320.0, 300.0), 1: (325.0, 340.0)}
     script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
