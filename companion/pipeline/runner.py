@@ -85,7 +85,7 @@ class Pipeline:
         if self.on_frame is not None:
             self.on_frame(frame, readings)
         on_table = [replace(r, corners=self.table.to_table(r.corners)) for r in readings]
-        reaches = [self._on_table(reach) for reach in sight.reaches]
+        reaches = [self._reach_on_table(reach) for reach in sight.reaches]
         events = self.recogniser.update(self.tracker.update(on_table, t, reaches))
         for event in events:
             self.tracker.forget(event.ids)
@@ -96,7 +96,7 @@ class Pipeline:
                 self.session.add_evidence(Evidence(event.trick, path, found))
         return events
 
-    def _on_table(self, reach: Reach) -> Reach:
+    def _reach_on_table(self, reach: Reach) -> Reach:
         edge, tip = self.table.to_table(np.array([reach.edge, reach.tip], dtype=np.float64))
         return Reach((float(edge[0]), float(edge[1])), (float(tip[0]), float(tip[1])))
 
