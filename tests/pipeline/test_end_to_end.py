@@ -14,10 +14,17 @@ ARTWORK = decks_root() / "fournier-1878" / "deck.json"
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not ARTWORK.is_file(), reason=f"needs {ARTWORK}")]
 
 
-def test_a_short_rendered_game_is_recognised_card_for_card(tmp_path):
+@pytest.mark.parametrize(
+    ("placement", "seed"),
+    [("apart", 21), ("loose", 36)],
+    ids=["cards-apart", "cards-tossed-into-the-middle"],
+)
+def test_a_short_rendered_game_is_recognised_card_for_card(tmp_path, placement, seed):
+    """Cards laid apart, and cards tossed into the middle where the first lies nearer the player who
+    did not play it: who played each card comes from the side its arm reached in from."""
     import json
 
-    from companion.datasets.game_video import first_tricks, write_game_video
+    from companion.datasets.game_video import VideoSpec, first_tricks, write_game_video
     from companion.vision.decks import load_deck
     from companion.vision.identifier import Identifier
 
@@ -26,8 +33,9 @@ def test_a_short_rendered_game_is_recognised_card_for_card(tmp_path):
         Identifier.from_file()
     except (MissingResource, LookupError) as missing:
         pytest.skip(f"identifier not shipped yet: {missing}")
-    truth = first_tricks(random_game("brisca-2", seed=21), 3)
-    summary = write_game_video(truth, "fournier-1878", 21, tmp_path / "film")
+    truth = first_tricks(random_game("brisca-2", seed=seed), 3)
+    film = tmp_path / "film"
+    summary = write_game_video(truth, "fournier-1878", seed, film, VideoSpec(placement=placement))
     options = WatchOptions(
         source=tmp_path / "film" / "game.mp4",
         rules="brisca-2",
