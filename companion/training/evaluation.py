@@ -101,14 +101,19 @@ class RenderedReport:
     small: Tally = field(default_factory=Tally)
     medium: Tally = field(default_factory=Tally)
     large: Tally = field(default_factory=Tally)
+    in_sight: Tally = field(default_factory=Tally)  # faces 60% or more in view; the rest don't count
 
     def to_dict(self) -> dict[str, object]:
         """Recall and precision of faces and backs; recall alone of the subsets of faces (a
         prediction is not tagged): the trump card and cards under hands always, each size and
-        in-view band that has cards (no in-view band for a dataset without ``visible.json``)."""
+        in-view band that has cards (no in-view band for a dataset without ``visible.json``).
+        ``in_sight``: recall and precision of the faces at least 60% in view, where a box on a
+        face less in view is neither found nor false (a card mostly hidden may be found or not)."""
         out: dict[str, object] = {"images": self.images}
         for name in ("card", "back"):
             out[name] = getattr(self, name).summary()
+        if self.in_sight.tp + self.in_sight.fn:
+            out["in_sight"] = self.in_sight.summary()
         for name in ("trump", "hand", *SIZES, *IN_VIEW):
             summary = getattr(self, name).summary()
             if name in ("trump", "hand") or summary["truth"]:
@@ -155,6 +160,11 @@ def _score_image(
         matched = match(predicted, [labels[i][1] for i in truth_index])
         found = sum(m >= 0 for m in matched)
         tally.add(found, len(predicted) - found, len(matched) - found)
+        if cls == 0 and notes.visible is not None:
+            well = [notes.visible[i] >= MOSTLY for i in truth_index]
+            sure = sum(m >= 0 and w for m, w in zip(matched, well, strict=True))
+            missed = sum(m < 0 and w for m, w in zip(matched, well, strict=True))
+            report.in_sight.add(sure, len(predicted) - found, missed)
         if cls == 0:
             for i, m in zip(truth_index, matched, strict=True):
                 subsets = [tag for tag in ("trump", "hand") if tag in notes.tags[i]]
@@ -255,6 +265,12 @@ def format_report(rendered: dict[str, object] | None, real: dict[str, object] | 
             s = rendered[name]
             precision = f", precision {s['precision']:.4f} ({s['found']} found)" if "precision" in s else ""
             yield f"  {name:6s} recall {s['recall']:.4f} of {s['truth']}{precision}"
+        if "in_sight" in rendered:
+            s = rendered["in_sight"]
+            yield (
+                f"  face up {MOSTLY:.0%} or more in view (a box on a card less in view neither found nor "
+                f"false): recall {s['recall']:.4f} of {s['truth']}, precision {s['precision']:.4f}"
+            )
         bands = [*SIZES.items(), *((name, f"{share} in view") for name, share in IN_VIEW.items())]
         for name, band in bands:
             if name in rendered:

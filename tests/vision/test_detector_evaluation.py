@@ -131,6 +131,23 @@ def test_face_up_cards_are_also_counted_by_how_much_of_them_is_in_view(rendered:
     assert "mostly" not in report  # backs are not face-up cards
     lines = list(format_report(report, None))
     assert "  face up, 25-60% in view: recall 0.0000 of 2" in lines
+    assert "in_sight" not in unknown
+
+
+def test_cards_mostly_hidden_neither_count_as_found_nor_make_a_box_false(rendered: Path) -> None:
+    """Face-up cards 60% or more in view on their own: a box on a card less in view is not false,
+    and missing such a card is not a miss; a box on nothing still is false."""
+    visible = {f"val/{i:06d}": [1.0, 0.4, 0.9] for i in range(2)}
+    (rendered / "visible.json").write_text(json.dumps(visible))
+    everything = evaluate_rendered(_Graded(rendered, 0.3), rendered).to_dict()  # both faces and a false one
+    assert everything["in_sight"] == {"recall": 1.0, "precision": 0.5, "f1": 0.6667, "truth": 2, "found": 4}
+    assert everything["card"]["precision"] == pytest.approx(4 / 6, abs=1e-4)
+    hidden_missed = evaluate_rendered(_Graded(rendered, 0.7), rendered).to_dict()  # the hidden ones drop
+    assert hidden_missed["in_sight"]["recall"] == 1.0 and hidden_missed["card"]["recall"] == 0.5
+    lines = list(format_report(hidden_missed, None))
+    assert any(
+        line.startswith("  face up 60% or more in view") and "recall 1.0000 of 2" in line for line in lines
+    )
 
 
 def _card(width: float, height: float, angle: float, centre: tuple[float, float]) -> np.ndarray:
