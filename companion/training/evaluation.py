@@ -160,12 +160,12 @@ def _score_image(
         matched = match(predicted, [labels[i][1] for i in truth_index])
         found = sum(m >= 0 for m in matched)
         tally.add(found, len(predicted) - found, len(matched) - found)
-        if cls == 0 and notes.visible is not None:
-            well = [notes.visible[i] >= MOSTLY for i in truth_index]
-            sure = sum(m >= 0 and w for m, w in zip(matched, well, strict=True))
-            missed = sum(m < 0 and w for m, w in zip(matched, well, strict=True))
-            report.in_sight.add(sure, len(predicted) - found, missed)
         if cls == 0:
+            if notes.visible is not None:
+                well = [notes.visible[i] >= MOSTLY for i in truth_index]
+                sure = sum(m >= 0 and w for m, w in zip(matched, well, strict=True))
+                missed = sum(m < 0 and w for m, w in zip(matched, well, strict=True))
+                report.in_sight.add(sure, len(predicted) - found, missed)
             for i, m in zip(truth_index, matched, strict=True):
                 subsets = [tag for tag in ("trump", "hand") if tag in notes.tags[i]]
                 subsets.append(card_size(labels[i][1], longer_side))

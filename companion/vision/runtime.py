@@ -1,4 +1,4 @@
-"""ONNX Runtime settings shared by the shipped models."""
+"""ONNX Runtime settings and loading, shared by the shipped models."""
 
 from __future__ import annotations
 
