@@ -1,18 +1,17 @@
 """Propose card quads from what changed on the table: a cheap signal a fixed overhead camera gives.
 
-The frame is rectified onto the table plane at a coarse scale and compared with a
-background model of the empty table (a reference frame, slowly refreshed where
-nothing changed, so light drifting through the evening does not matter). Changed
-regions are cleaned with morphology; each contour's minimum-area rectangle is
-kept when its sides match the known card size, split when it holds a row of
-cards; a blob of cards that touch or overlap at other angles is searched card by
-card (:mod:`companion.table.peel`), and small fragments that together make one
-card are merged. A blob that touches the table's edge is an arm reaching in and
-is not a card, but it says from which side of the table someone reaches in: it comes
-back as a :class:`~companion.vision.readings.Reach`. Proposals come back as
-:class:`~companion.vision.readings.Reading` in image pixels, with no identity; the face
-is only a hint from colour (a mostly white card is face up), unreliable on decks printed
-on cream paper.
+The frame is rectified onto the table plane at a coarse scale and compared with a background
+model of the empty table (a reference frame, slowly refreshed where nothing changed, so light
+drifting through the evening does not matter). Changed regions are cleaned with morphology; each
+contour's minimum-area rectangle is kept when its sides match the known card size, split when it
+holds a row of cards; a blob of cards that touch or overlap at other angles is searched card by
+card (:mod:`companion.table.peel`), and small fragments that together make one card are merged.
+A card tossed onto other cards is found from what changed between two moments the table lay
+still (:mod:`companion.table.layers`). A blob that touches the table's edge is an arm reaching
+in and is not a card, but it says from which side of the table someone reaches in: it comes back
+as a :class:`~companion.vision.readings.Reach`. Proposals come back as
+:class:`~companion.vision.readings.Reading` in image pixels, with no identity; the face is only
+a hint from colour (a mostly white card is face up), unreliable on decks printed on cream paper.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.table.layers import Layer, PileLayers, far_from
 from companion.table.peel import STRIP_PX, peel_cards
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reach, Reading, Sight
@@ -84,6 +84,7 @@ class ChangeProposer:
             self._background = self._rectify(empty_table).astype(np.float32)
         card = np.asarray(sorted(profile.card_mm)) * self.config.px_per_mm
         self._card = (float(card[0]), float(card[1]))
+        self._pile: PileLayers | None = None
 
     def _rectify(self, frame: np.ndarray) -> np.ndarray:
         return cv2.warpPerspective(frame, self._to_rectified, self._size, flags=cv2.INTER_AREA)
@@ -98,16 +99,19 @@ class ChangeProposer:
             np.median(self._background[sample].reshape(-1, 3), axis=0), 1.0
         )
         expected = cv2.multiply(self._background, _scalar(gain), dtype=cv2.CV_8U)
-        difference = cv2.absdiff(table, expected)
-        blue, green, red = cv2.split(difference)
-        distance = cv2.medianBlur(cv2.max(cv2.max(blue, green), red), 5)  # quiets noise, keeps edges
-        mask: np.ndarray = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        mask = self._difference(table, expected)
         still = (cv2.dilate(mask, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
         unlit = cv2.multiply(table, _scalar(1.0 / gain))
         cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         return table, mask
+
+    def _difference(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """The mask (0/255) of pixels that differ between two rectified frames, cleaned."""
+        blue, green, red = cv2.split(cv2.absdiff(first, second))
+        distance = cv2.medianBlur(cv2.max(cv2.max(blue, green), red), 5)  # quiets noise, keeps edges
+        mask: np.ndarray = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
 
     def propose(self, frame: np.ndarray) -> list[Reading]:
         """Card proposals in ``frame`` (BGR), in image pixels, without identity."""
@@ -117,7 +121,8 @@ class ChangeProposer:
         """Card proposals and the arms reaching in, in ``frame`` (BGR), in image pixels."""
         table, mask = self.changed(frame)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        boxes: list[_Box] = []
+        whole: list[_Box] = []  # cards whose outline the change shows whole
+        pieced: list[_Box] = []  # cards pieced together from blobs of several cards or from fragments
         fragments: list[np.ndarray] = []
         reaches: list[Reach] = []
         min_area = 0.15 * self._card[0] * self._card[1]
@@ -131,14 +136,37 @@ class ChangeProposer:
             card_area = self._card[0] * self._card[1]
             trump = None if found else self._trump_under_stock(contour)
             if found or trump:
-                boxes.extend(found or [trump])
+                whole.extend(found or [trump])
             elif cv2.contourArea(contour) < card_area:
                 fragments.append(contour)
             elif cv2.contourArea(contour) < MAX_PEEL_CARDS * card_area:
-                boxes.extend(self._peeled(contour))
-        boxes.extend(self._merged(fragments))
+                pieced.extend(self._peeled(contour))
+        pieced.extend(self._merged(fragments))
+        boxes = self._with_layers(table, mask, whole, pieced, armed=bool(reaches))
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
+
+    def _with_layers(
+        self, table: np.ndarray, mask: np.ndarray, whole: list[_Box], pieced: list[_Box], armed: bool
+    ) -> list[_Box]:
+        """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
+        frame: a card whose outline shows whole wins over a layer near it, a layer over a card
+        pieced together near it."""
+        if self._pile is None:
+            empty = self._background.astype(np.uint8) if self._background is not None else table
+            self._pile = PileLayers(empty, self._card[0] * self._card[1], self._difference, self._layer)
+        self._pile.update(table, mask, armed)
+        near = 0.5 * self._card[0]
+        self._pile.forget_near([box.center for box in whole], near)
+        layers = self._pile.present(mask)
+        piles = [layer.center for layer in layers]
+        kept = [pieced[i] for i in far_from([box.center for box in pieced], piles, near)]
+        return whole + kept + [_Box(layer.center, layer.size, layer.angle, 1.0) for layer in layers]
+
+    def _layer(self, hull: np.ndarray) -> Layer | None:
+        """The card rectangle that fits a contour, if exactly one does."""
+        found = self._card_boxes(hull)
+        return Layer(found[0].center, found[0].size, found[0].angle) if len(found) == 1 else None
 
     def _enters_from_outside(self, contour: np.ndarray) -> bool:
         """Whether a blob touches the table's edge: an arm reaching in, not a card lying on the table."""

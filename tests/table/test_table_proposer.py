@@ -143,3 +143,34 @@ def test_markers_are_not_proposed_as_cards() -> None:
     readings = proposer.propose(scene.frame)  # everything changed against a black reference
     assert len(find_markers(scene.frame)) == 4
     assert readings == []
+
+
+def _card(
+    frame: np.ndarray, centre: tuple[float, float], angle: float, artwork: tuple[int, int, int]
+) -> np.ndarray:
+    """Draw a white card (1 px per mm) with a coloured picture inside its border; its corners."""
+    quad = cv2.boxPoints((centre, sorted(CARD_MM), angle))
+    cv2.fillConvexPoly(frame, np.round(quad).astype(np.int32), (235, 235, 235))
+    picture = cv2.boxPoints((centre, (CARD_MM[0] - 16, CARD_MM[1] - 16), angle))
+    cv2.fillConvexPoly(frame, np.round(picture).astype(np.int32), artwork)
+    return quad
+
+
+def test_a_card_tossed_onto_another_is_found_from_what_changed_while_the_table_lay_still() -> None:
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    first = empty.copy()
+    under = _card(first, (430, 450), 10, (40, 40, 180))
+    pile = first.copy()
+    over = _card(pile, (462, 440), 55, (170, 60, 30))  # lies over a third of the first card
+    alone = ChangeProposer(profile, empty).propose(pile)
+    assert max((iou(r.corners, over) for r in alone), default=0.0) < 0.85  # one frame does not show it
+
+    proposer = ChangeProposer(profile, empty)
+    for frame in [empty] * 4 + [first] * 4 + [pile] * 4:  # each change, then lying still
+        readings = proposer.propose(frame)
+    assert max(iou(r.corners, over) for r in readings) > 0.85
+    assert max(iou(r.corners, under) for r in readings) > 0.6  # still there, partly covered
+    for _ in range(4):
+        readings = proposer.propose(empty)  # the trick taken away
+    assert readings == []

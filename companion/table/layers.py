@@ -1,0 +1,138 @@
+"""Cards tossed onto other cards, found from what changed between two moments the table lay still.
+
+When a card lands over cards already there, the change from the empty table is one blob of
+overlapping cards that no card outline fits. Between the table lying still before the card came
+and lying still after it, though, only that card changed: the difference has one card's outline
+(less, at most, some of its white border where it lies on another card's white, which its
+convex hull fills again). Each card so found is kept as a layer of the pile and proposed while
+the table still shows a card there; a layer whose place changed at a later still moment (the
+card taken away, or mostly covered by the next one) is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Frames in a row the table must lie still (no arm, next to nothing moving) to count as settled.
+SETTLE_FRAMES = 3
+#: Moving pixels, as a share of a card's area, below which a frame lies still.
+STILL_SHARE = 0.05
+#: A layer is dropped when this share of it changed between two still moments.
+GONE_SHARE = 0.25
+#: ... or when the cards found after it cover this share of it (its crop would show them, not it).
+HIDDEN_SHARE = 0.5
+#: A layer is proposed only while this share of it differs from the empty table (a card lies there).
+PRESENT_SHARE = 0.7
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A card found by what changed between two still moments: its rectangle on the rectified table."""
+
+    center: tuple[float, float]
+    size: tuple[float, float]
+    angle: float
+
+    def corners(self) -> np.ndarray:
+        return cv2.boxPoints((self.center, self.size, self.angle))
+
+
+def share_inside(mask: np.ndarray, corners: np.ndarray) -> float:
+    """The share of the quad ``corners`` (mask px) that ``mask`` (0/255) covers."""
+    region = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(region, np.round(corners).astype(np.int32), 255)
+    area = np.count_nonzero(region)
+    return float(np.count_nonzero(mask & region)) / area if area else 0.0
+
+
+class PileLayers:
+    """Remembers the cards found between still moments of the table (rectified table px).
+
+    ``changes(a, b)`` is the proposer's mask (0/255) of what differs between two rectified frames;
+    ``card_box(contour)`` the card rectangle that fits a contour, if exactly one does.
+    """
+
+    def __init__(
+        self,
+        settled: np.ndarray,
+        card_area: float,
+        changes: Callable[[np.ndarray, np.ndarray], np.ndarray],
+        card_box: Callable[[np.ndarray], Layer | None],
+    ) -> None:
+        self._settled = settled
+        self._previous = settled
+        self._still_frames = SETTLE_FRAMES
+        self._card_area = card_area
+        self._changes, self._card_box = changes, card_box
+        self.layers: list[Layer] = []
+
+    def update(self, table: np.ndarray, changed: np.ndarray, armed: bool) -> None:
+        """Watch one rectified frame, ``changed`` its difference from the empty table; ``armed`` when
+        an arm reaches onto the table in it."""
+        moving = np.count_nonzero(self._changes(self._previous, table))
+        self._previous = table
+        still = not armed and moving < STILL_SHARE * self._card_area
+        self._still_frames = self._still_frames + 1 if still else 0
+        if self._still_frames == SETTLE_FRAMES:
+            self._settle(table, changed)
+
+    def forget_near(self, centres: Sequence[tuple[float, float]], distance: float) -> None:
+        """Drop the layers within ``distance`` of a card seen whole now: that card is what lies there."""
+        self.layers = [
+            self.layers[i] for i in far_from([layer.center for layer in self.layers], centres, distance)
+        ]
+
+    def present(self, changed: np.ndarray) -> list[Layer]:
+        """The layers where ``changed`` (the difference from the empty table) still shows a card."""
+        return [layer for layer in self.layers if share_inside(changed, layer.corners()) >= PRESENT_SHARE]
+
+    def _settle(self, table: np.ndarray, changed: np.ndarray) -> None:
+        difference = self._changes(self._settled, table)
+        self._settled = table
+        new = [
+            layer
+            for layer in self._cards_in(difference)
+            if share_inside(changed, layer.corners()) >= PRESENT_SHARE
+        ]
+        under_new = np.zeros(
+            difference.shape, np.uint8
+        )  # what the new cards cover is not a change of the old
+        for layer in new:
+            cv2.fillConvexPoly(under_new, np.round(layer.corners()).astype(np.int32), 255)
+        self.layers = [
+            layer
+            for layer in self.layers
+            if share_inside(difference & ~under_new, layer.corners()) < GONE_SHARE
+            and share_inside(under_new, layer.corners()) < HIDDEN_SHARE
+        ] + new
+
+    def _cards_in(self, difference: np.ndarray) -> list[Layer]:
+        """The card rectangles that fit the blobs of ``difference`` lying inside the table."""
+        height, width = difference.shape
+        found = []
+        for contour in cv2.findContours(difference, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            x, y, w, h = cv2.boundingRect(contour)
+            inside = x > 1 and y > 1 and x + w < width - 1 and y + h < height - 1
+            if inside and cv2.contourArea(contour) >= 0.5 * self._card_area:
+                layer = self._card_box(cv2.convexHull(contour))
+                if layer is not None:
+                    found.append(layer)
+        return found
+
+
+def far_from(
+    points: Sequence[tuple[float, float]], centres: Sequence[tuple[float, float]], distance: float
+) -> list[int]:
+    """Indices of the ``points`` farther than ``distance`` from every one of ``centres``."""
+    if not centres:
+        return list(range(len(points)))
+    others = np.asarray(centres, np.float64)
+    return [
+        i
+        for i, point in enumerate(points)
+        if np.min(np.linalg.norm(others - np.asarray(point), axis=1)) > distance
+    ]
