@@ -79,12 +79,18 @@ class ChangeProposer:
         self.config = config or ProposerConfig()
         self._to_rectified = profile.rectify_matrix(self.config.px_per_mm)
         self._size = tuple(round(side * self.config.px_per_mm) for side in profile.size_mm)
-        self._background: np.ndarray | None = None
-        if empty_table is not None:
-            self._background = self._rectify(empty_table).astype(np.float32)
         card = np.asarray(sorted(profile.card_mm)) * self.config.px_per_mm
         self._card = (float(card[0]), float(card[1]))
+        self._background: np.ndarray | None = None
         self._pile: PileLayers | None = None
+        if empty_table is not None:
+            self._start(self._rectify(empty_table))
+
+    def _start(self, empty: np.ndarray) -> None:
+        """Take the rectified ``empty`` as the empty table: the first background, and the first
+        moment the table lay still."""
+        self._background = empty.astype(np.float32)
+        self._pile = PileLayers(empty, self._card[0] * self._card[1], self._difference, self._layer)
 
     def _rectify(self, frame: np.ndarray) -> np.ndarray:
         return cv2.warpPerspective(frame, self._to_rectified, self._size, flags=cv2.INTER_AREA)
@@ -93,7 +99,8 @@ class ChangeProposer:
         """The rectified frame and its mask of changed pixels (0/255); refreshes the background."""
         table = self._rectify(frame)
         if self._background is None:
-            self._background = table.astype(np.float32)
+            self._start(table)
+        assert self._background is not None
         sample = (slice(None, None, 7), slice(None, None, 7))  # the median of every 49th pixel is plenty
         gain = np.median(table[sample].reshape(-1, 3), axis=0) / np.maximum(
             np.median(self._background[sample].reshape(-1, 3), axis=0), 1.0
@@ -152,9 +159,7 @@ class ChangeProposer:
         """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
         frame: a card whose outline shows whole wins over a layer near it, a layer over a card
         pieced together near it."""
-        if self._pile is None:
-            empty = self._background.astype(np.uint8) if self._background is not None else table
-            self._pile = PileLayers(empty, self._card[0] * self._card[1], self._difference, self._layer)
+        assert self._pile is not None  # started by changed()
         self._pile.update(table, mask, armed)
         near = 0.5 * self._card[0]
         self._pile.forget_near([box.center for box in whole], near)
