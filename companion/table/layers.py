@@ -86,9 +86,19 @@ class PileLayers:
             self.layers[i] for i in far_from([layer.center for layer in self.layers], centres, distance)
         ]
 
-    def present(self, changed: np.ndarray) -> list[Layer]:
-        """The layers where ``changed`` (the difference from the empty table) still shows a card."""
-        return [layer for layer in self.layers if share_inside(changed, layer.corners()) >= PRESENT_SHARE]
+    def present(self, table: np.ndarray, changed: np.ndarray) -> list[Layer]:
+        """The layers where ``changed`` (the rectified ``table``'s difference from the empty table)
+        still shows a card, and that look as they did when the table last lay still: an arm or a
+        card passing over a pile would be read as its cards."""
+        if not self.layers:
+            return []
+        since = self._changes(self._settled, table)
+        return [
+            layer
+            for layer in self.layers
+            if share_inside(changed, layer.corners()) >= PRESENT_SHARE
+            and share_inside(since, layer.corners()) < GONE_SHARE
+        ]
 
     def _settle(self, table: np.ndarray, changed: np.ndarray) -> None:
         difference = self._changes(self._settled, table)

@@ -52,6 +52,15 @@ def _scalar(per_channel: np.ndarray) -> Any:
     return (*per_channel.tolist(), 0.0)
 
 
+def light_gain(table: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """How much brighter each colour channel of ``table`` is than of ``background``: the median of
+    the pixels' ratios (every 49th pixel is plenty), so a cloth of two tones, where the median
+    pixel jumps from one tone to the other, does not matter, nor do the few pixels cards cover."""
+    sample = (slice(None, None, 7), slice(None, None, 7))
+    ratios = table[sample].reshape(-1, 3) / np.maximum(background[sample].reshape(-1, 3), 1.0)
+    return np.median(ratios, axis=0)
+
+
 @dataclass(frozen=True)
 class _Box:
     """A card-sized rectangle on the rectified table: centre (px), sides (px), angle (deg), fit in 0..1."""
@@ -101,10 +110,7 @@ class ChangeProposer:
         if self._background is None:
             self._start(table)
         assert self._background is not None
-        sample = (slice(None, None, 7), slice(None, None, 7))  # the median of every 49th pixel is plenty
-        gain = np.median(table[sample].reshape(-1, 3), axis=0) / np.maximum(
-            np.median(self._background[sample].reshape(-1, 3), axis=0), 1.0
-        )
+        gain = light_gain(table, self._background)
         expected = cv2.multiply(self._background, _scalar(gain), dtype=cv2.CV_8U)
         mask = self._difference(table, expected)
         still = (cv2.dilate(mask, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
@@ -163,8 +169,8 @@ class ChangeProposer:
         self._pile.update(table, mask, armed)
         near = 0.5 * self._card[0]
         self._pile.forget_near([box.center for box in whole], near)
-        layers = self._pile.present(mask)
-        piles = [layer.center for layer in layers]
+        layers = self._pile.present(table, mask)
+        piles = [layer.center for layer in self._pile.layers]
         kept = [pieced[i] for i in far_from([box.center for box in pieced], piles, near)]
         return whole + kept + [_Box(layer.center, layer.size, layer.angle, 1.0) for layer in layers]
 
