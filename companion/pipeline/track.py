@@ -152,7 +152,8 @@ class Tracker:
         self._reaches = recent + [(t, reach) for reach in reaches]
         unmatched = self._match(readings, t)
         for reading in unmatched:
-            self._tracks.append(self._revive(reading, t) or self._start(reading, t))
+            revived = None if reading.arrived else self._revive(reading, t)
+            self._tracks.append(revived or self._start(reading, t))
         for track in [tr for tr in self._tracks if t - tr.last_seen > config.absent_s]:
             self._tracks.remove(track)
             self._lost.append(track)
@@ -177,7 +178,7 @@ class Tracker:
         for distance, i, j in pairs:
             if distance > config.match_radius:
                 break
-            if i in used_readings or j in used_tracks:
+            if i in used_readings or j in used_tracks or readings[i].arrived:
                 continue
             used_readings.add(i)
             used_tracks.add(j)

@@ -25,6 +25,8 @@ STILL_SHARE = 0.05
 GONE_SHARE = 0.25
 #: ... or when the cards found after it cover this share of it (its crop would show them, not it).
 HIDDEN_SHARE = 0.5
+#: A box overlapping a layer this much (IoU) is the layer's card, seen whole.
+SAME_CARD = 0.6
 #: A layer is proposed only while this share of it differs from the empty table (a card lies there).
 PRESENT_SHARE = 0.7
 
@@ -41,6 +43,13 @@ class Layer:
         return cv2.boxPoints((self.center, self.size, self.angle))
 
 
+def overlap(first: np.ndarray, second: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    inter, _ = cv2.intersectConvexConvex(first.astype(np.float32), second.astype(np.float32))
+    union = cv2.contourArea(first.astype(np.float32)) + cv2.contourArea(second.astype(np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
 def share_inside(mask: np.ndarray, corners: np.ndarray) -> float:
     """The share of the quad ``corners`` (mask px) that ``mask`` (0/255) covers."""
     region = np.zeros(mask.shape, np.uint8)
@@ -53,7 +62,8 @@ class PileLayers:
     """Remembers the cards found between still moments of the table (rectified table px).
 
     ``changes(a, b)`` is the proposer's mask (0/255) of what differs between two rectified frames;
-    ``card_box(contour)`` the card rectangle that fits a contour, if exactly one does.
+    ``cards_of(contour)`` the card rectangles that fit a blob (one card, or the cards of a blob of
+    several, when two came before the table lay still again).
     """
 
     def __init__(
@@ -61,14 +71,15 @@ class PileLayers:
         settled: np.ndarray,
         card_area: float,
         changes: Callable[[np.ndarray, np.ndarray], np.ndarray],
-        card_box: Callable[[np.ndarray], Layer | None],
+        cards_of: Callable[[np.ndarray], list[Layer]],
     ) -> None:
         self._settled = settled
         self._previous = settled
         self._still_frames = SETTLE_FRAMES
         self._card_area = card_area
-        self._changes, self._card_box = changes, card_box
+        self._changes, self._cards_of = changes, cards_of
         self.layers: list[Layer] = []
+        self.arrived: list[Layer] = []  # the layers found in this frame, the table having just settled
 
     def update(self, table: np.ndarray, changed: np.ndarray, armed: bool) -> None:
         """Watch one rectified frame, ``changed`` its difference from the empty table; ``armed`` when
@@ -77,13 +88,15 @@ class PileLayers:
         self._previous = table
         still = not armed and moving < STILL_SHARE * self._card_area
         self._still_frames = self._still_frames + 1 if still else 0
+        self.arrived = []
         if self._still_frames == SETTLE_FRAMES:
             self._settle(table, changed)
 
-    def forget_near(self, centres: Sequence[tuple[float, float]], distance: float) -> None:
-        """Drop the layers within ``distance`` of a card seen whole now: that card is what lies there."""
+    def forget_seen(self, boxes: Sequence[np.ndarray]) -> None:
+        """Drop the layers that a card seen whole now covers (``boxes``: corners): that card is
+        what lies there, and it is seen without their help."""
         self.layers = [
-            self.layers[i] for i in far_from([layer.center for layer in self.layers], centres, distance)
+            layer for layer in self.layers if all(overlap(layer.corners(), box) < SAME_CARD for box in boxes)
         ]
 
     def present(self, table: np.ndarray, changed: np.ndarray) -> list[Layer]:
@@ -119,6 +132,7 @@ class PileLayers:
             if share_inside(difference & ~under_new, layer.corners()) < GONE_SHARE
             and share_inside(under_new, layer.corners()) < HIDDEN_SHARE
         ] + new
+        self.arrived = new
 
     def _cards_in(self, difference: np.ndarray) -> list[Layer]:
         """The card rectangles that fit the blobs of ``difference`` lying inside the table."""
@@ -128,9 +142,7 @@ class PileLayers:
             x, y, w, h = cv2.boundingRect(contour)
             inside = x > 1 and y > 1 and x + w < width - 1 and y + h < height - 1
             if inside and cv2.contourArea(contour) >= 0.5 * self._card_area:
-                layer = self._card_box(cv2.convexHull(contour))
-                if layer is not None:
-                    found.append(layer)
+                found.extend(self._cards_of(contour))
         return found
 
 

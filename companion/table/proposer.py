@@ -69,6 +69,7 @@ class _Box:
     size: tuple[float, float]
     angle: float
     fit: float
+    arrived: bool = False  # a pile's card, found as the table settled in this frame
 
 
 class ChangeProposer:
@@ -99,7 +100,7 @@ class ChangeProposer:
         """Take the rectified ``empty`` as the empty table: the first background, and the first
         moment the table lay still."""
         self._background = empty.astype(np.float32)
-        self._pile = PileLayers(empty, self._card[0] * self._card[1], self._difference, self._layer)
+        self._pile = PileLayers(empty, self._card[0] * self._card[1], self._difference, self._layers)
 
     def _rectify(self, frame: np.ndarray) -> np.ndarray:
         return cv2.warpPerspective(frame, self._to_rectified, self._size, flags=cv2.INTER_AREA)
@@ -163,21 +164,28 @@ class ChangeProposer:
         self, table: np.ndarray, mask: np.ndarray, whole: list[_Box], pieced: list[_Box], armed: bool
     ) -> list[_Box]:
         """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
-        frame: a card whose outline shows whole wins over a layer near it, a layer over a card
-        pieced together near it."""
+        frame: a card seen whole where a layer lies replaces it; any other box near a layer is a
+        blob of the pile taken for a card, and is left out."""
         assert self._pile is not None  # started by changed()
         self._pile.update(table, mask, armed)
-        near = 0.5 * self._card[0]
-        self._pile.forget_near([box.center for box in whole], near)
-        layers = self._pile.present(table, mask)
+        self._pile.forget_seen([cv2.boxPoints((box.center, box.size, box.angle)) for box in whole])
         piles = [layer.center for layer in self._pile.layers]
-        kept = [pieced[i] for i in far_from([box.center for box in pieced], piles, near)]
-        return whole + kept + [_Box(layer.center, layer.size, layer.angle, 1.0) for layer in layers]
+        found = whole + pieced
+        kept = [found[i] for i in far_from([box.center for box in found], piles, 0.5 * self._card[0])]
+        arrived = self._pile.arrived
+        piled = [
+            _Box(layer.center, layer.size, layer.angle, 1.0, layer in arrived)
+            for layer in self._pile.present(table, mask)
+        ]
+        return kept + piled
 
-    def _layer(self, hull: np.ndarray) -> Layer | None:
-        """The card rectangle that fits a contour, if exactly one does."""
-        found = self._card_boxes(hull)
-        return Layer(found[0].center, found[0].size, found[0].angle) if len(found) == 1 else None
+    def _layers(self, contour: np.ndarray) -> list[Layer]:
+        """The cards of a blob of what changed while the table moved: one card, whose convex hull
+        fills the white border it may share with a card under it, or the cards of a blob of several."""
+        found = self._card_boxes(cv2.convexHull(contour))
+        if len(found) != 1 and cv2.contourArea(contour) < MAX_PEEL_CARDS * self._card[0] * self._card[1]:
+            found = self._peeled(contour)
+        return [Layer(box.center, box.size, box.angle) for box in found]
 
     def _enters_from_outside(self, contour: np.ndarray) -> bool:
         """Whether a blob touches the table's edge: an arm reaching in, not a card lying on the table."""
@@ -295,6 +303,7 @@ class ChangeProposer:
             corners=self.profile.to_image(corners_mm),
             face=self._face(hsv, corners),
             detection_confidence=round(box.fit, 4),
+            arrived=box.arrived,
         )
 
     def _face(self, hsv: np.ndarray, corners: np.ndarray) -> Face:

@@ -24,7 +24,9 @@ class Reading:
     float32 array of shape (4, 2), in order around the card starting at a corner
     of a short edge. ``card`` is None until the identifier has named a face-up
     card (and always for a back). ``alternatives`` holds the identifier's best
-    guesses, most likely first, as ``(card, probability)`` pairs.
+    guesses, most likely first, as ``(card, probability)`` pairs. ``arrived`` says
+    that vision saw this card come in this frame: it lies where, before the table
+    last moved, another card or nothing lay (a card tossed onto a pile).
     """
 
     corners: np.ndarray
@@ -33,6 +35,7 @@ class Reading:
     card: Card | None = None
     confidence: float = 0.0
     alternatives: tuple[tuple[Card, float], ...] = field(default=())
+    arrived: bool = False
 
     def __post_init__(self) -> None:
         corners = np.asarray(self.corners, dtype=np.float32)
