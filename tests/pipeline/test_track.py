@@ -115,3 +115,23 @@ def test_an_arm_far_from_the_card_or_seen_too_long_before_says_nothing(seen):
     tracker.update([], 0.0, [near])
     state = feed(tracker, [[seen(320, 320, "7O")]] * 5, start=CONFIG.reach_s + 0.1)
     assert state.cards[0].brought_from is None
+
+
+def test_a_card_seen_arriving_on_a_pile_is_a_new_card_not_the_one_under_it(seen):
+    """A card tossed onto a pile lies near the card under it; the readings of the card under it,
+    while an arm passed over it, were unsure. Seen arriving, it is a new card all the same."""
+    from dataclasses import replace
+
+    def toss(arrived: bool):
+        tracker = Tracker(CONFIG)
+        feed(tracker, [[seen(300, 300, "5B")]] * 6)
+        feed(tracker, [[seen(302, 301, "3C", 0.3, ("5B", 0.2))]] * 4, start=0.6)  # an arm over it
+        tossed = seen(312, 290, "7B")
+        feed(tracker, [[replace(tossed, arrived=arrived)]], start=1.0)
+        return feed(tracker, [[tossed]] * 6, start=1.1)
+
+    state = toss(arrived=True)
+    assert sorted(str(c.card) for c in state.cards) == ["5B", "7B"]
+    assert all(c.placed for c in state.cards)
+    (only,) = toss(arrived=False).cards  # taken for the card under it, which moved
+    assert only.card == Card.parse("7B")

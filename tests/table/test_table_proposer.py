@@ -167,10 +167,45 @@ def test_a_card_tossed_onto_another_is_found_from_what_changed_while_the_table_l
     assert max((iou(r.corners, over) for r in alone), default=0.0) < 0.85  # one frame does not show it
 
     proposer = ChangeProposer(profile, empty)
-    for frame in [empty] * 4 + [first] * 4 + [pile] * 4:  # each change, then lying still
+    for frame in [empty] * 4 + [first] * 4 + [pile] * 3:  # each change, then lying still
         readings = proposer.propose(frame)
-    assert max(iou(r.corners, over) for r in readings) > 0.85
+    assert max((iou(r.corners, over) for r in readings), default=0.0) < 0.85  # not yet settled
+    readings = proposer.propose(pile)
+    (arrived,) = [r for r in readings if r.arrived]  # the table has lain still for 3 frames
+    assert iou(arrived.corners, over) > 0.85
     assert max(iou(r.corners, under) for r in readings) > 0.6  # still there, partly covered
+    readings = proposer.propose(pile)
+    assert max(iou(r.corners, over) for r in readings) > 0.85 and not any(r.arrived for r in readings)
     for _ in range(4):
         readings = proposer.propose(empty)  # the trick taken away
     assert readings == []
+
+
+def test_two_cards_tossed_onto_a_card_before_the_table_lies_still_are_both_found() -> None:
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    first = empty.copy()
+    _card(first, (430, 450), 10, (40, 40, 180))
+    pile = first.copy()
+    tossed = [_card(pile, (470, 430), 60, (170, 60, 30)), _card(pile, (400, 500), 100, (30, 160, 160))]
+    proposer = ChangeProposer(profile, empty)
+    for frame in [empty] * 4 + [first] * 4 + [pile] * 4:
+        readings = proposer.propose(frame)
+    arrived = [r for r in readings if r.arrived]  # the frame the table has lain still in for 3 frames
+    assert len(arrived) == 2
+    for card in tossed:
+        assert max(iou(r.corners, card) for r in arrived) > 0.8
+
+
+def test_light_on_a_cloth_of_two_tones_changes_nothing_but_the_cards() -> None:
+    """A gingham cloth, a little more white than green: cards over white squares make the median
+    pixel of the frame green where that of the empty table was white, but the light is measured
+    pixel by pixel."""
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    white = (np.indices((900, 900)) // 20).sum(axis=0) % 2 == 0
+    white[:, :20] = True  # 51% white
+    empty = np.where(white[..., None], np.uint8(200), np.array([60, 140, 50], np.uint8)).astype(np.uint8)
+    frame = (empty * 0.85).astype(np.uint8)  # dimmer light...
+    frame[300:500, 300:450] = (90, 30, 30)  # ...and a stack of dark backs, 4% of the table
+    _, mask = ChangeProposer(profile, empty).changed(frame)
+    assert np.count_nonzero(mask) < 0.06 * mask.size
