@@ -37,6 +37,7 @@ class ProposerConfig:
     threshold: float = 20.0  # colour distance (0..255, largest channel, 5x5 median) that is a change
     size_tolerance: float = 0.22  # allowed relative error of each card side
     min_fill: float = 0.85  # contour area / rectangle area below which a blob is not a card (a hand)
+    min_fill_piled: float = 0.7  # the same for the hull of a card tossed onto a pile, less its border
     background_rate: float = 0.03  # how fast unchanged pixels refresh the background
     white_fraction_up: float = 0.3  # share of bright unsaturated pixels that says "face up"
 
@@ -181,8 +182,8 @@ class ChangeProposer:
 
     def _layers(self, contour: np.ndarray) -> list[Layer]:
         """The cards of a blob of what changed while the table moved: one card, whose convex hull
-        fills the white border it may share with a card under it, or the cards of a blob of several."""
-        found = self._card_boxes(cv2.convexHull(contour))
+        fills most of the white it may share with a card under it, or the cards of a blob of several."""
+        found = self._card_boxes(cv2.convexHull(contour), self.config.min_fill_piled)
         if len(found) != 1 and cv2.contourArea(contour) < MAX_PEEL_CARDS * self._card[0] * self._card[1]:
             found = self._peeled(contour)
         return [Layer(box.center, box.size, box.angle) for box in found]
@@ -228,10 +229,12 @@ class ChangeProposer:
         """How well a measured side matches an expected one: 1 exact, 0 at the tolerance or worse."""
         return max(0.0, 1.0 - abs(measured - expected) / (expected * self.config.size_tolerance))
 
-    def _card_boxes(self, contour: np.ndarray) -> list[_Box]:
-        """One box if the contour is a card, several if it is a row of cards side by side, else none."""
+    def _card_boxes(self, contour: np.ndarray, min_fill: float | None = None) -> list[_Box]:
+        """One box if the contour is a card, several if it is a row of cards side by side, else none;
+        the contour must fill ``min_fill`` of its rectangle (default: the config's ``min_fill``)."""
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
-        if w * h <= 0 or cv2.contourArea(contour) / (w * h) < self.config.min_fill:
+        min_fill = self.config.min_fill if min_fill is None else min_fill
+        if w * h <= 0 or cv2.contourArea(contour) / (w * h) < min_fill:
             return []
         u = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
         v = np.array([-u[1], u[0]])
