@@ -297,9 +297,15 @@ class Recogniser:
 
     def _first_is(self, seat: int) -> GameState:
         """The first card of the game lies before ``seat``: that seat leads (the record is restarted
-        with it as ``first``, its events replayed through the engine)."""
+        with it as ``first``, its events replayed through the engine). A swap seen before it was
+        given to the seat then taken to lead, the seat to play (see :meth:`_swap`): it is ``seat``'s."""
         view = self.session.view()
-        record = replace(view.record, first=seat)
+        old = view.record.first
+        events = tuple(
+            replace(event, seat=seat) if event.type == "swap" and event.seat == old else event
+            for event in view.record.events
+        )
+        record = replace(view.record, first=seat, events=events)
         self.session.load(record, replace(view.setup, first=seat))
         return self.session.view().state
 

@@ -154,6 +154,16 @@ def test_the_first_card_played_tells_who_leads(seen):
     assert view.record.events[0].card == Card.parse("3O")
 
 
+def test_a_swap_before_the_first_card_is_the_leaders_once_the_first_card_shows_who_leads(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "12O").hold(1)
+    script.put("trump", TRUMP_AT, "7O").hold(1.5)  # taken, before any card, as seat 0's (to play)
+    assert script.kinds() == ["trump", "swap"] and script.events[-1].seat == 0
+    script.put("a", SPOT[1], "12O").hold(1)  # seat 1 leads, with the card it swapped for
+    assert script.kinds() == ["trump", "swap", "play"] and script.events[-1].doubt is None
+    record = script.session.view().record
+    assert record.first == 1 and [(e.type, e.seat) for e in record.events[1:]] == [("swap", 1), ("play", 1)]
+
+
 def test_cards_tossed_into_the_middle_are_played_by_the_side_their_arm_came_from(seen):
     """Cards that lie in the middle, nearer the other seat's side, are each taken as played by the
     player whose arm brought them: the first card tells who leads, and nothing is flagged."""
