@@ -25,8 +25,6 @@ STILL_SHARE = 0.05
 GONE_SHARE = 0.25
 #: ... or when the cards found after it cover this share of it (its crop would show them, not it).
 HIDDEN_SHARE = 0.5
-#: A box overlapping a layer this much (IoU) is the layer's card, seen whole.
-SAME_CARD = 0.6
 #: A layer is proposed only while this share of it differs from the empty table (a card lies there).
 PRESENT_SHARE = 0.7
 
@@ -41,13 +39,6 @@ class Layer:
 
     def corners(self) -> np.ndarray:
         return cv2.boxPoints((self.center, self.size, self.angle))
-
-
-def overlap(first: np.ndarray, second: np.ndarray) -> float:
-    """Intersection over union of two convex quads."""
-    inter, _ = cv2.intersectConvexConvex(first.astype(np.float32), second.astype(np.float32))
-    union = cv2.contourArea(first.astype(np.float32)) + cv2.contourArea(second.astype(np.float32)) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def share_inside(mask: np.ndarray, corners: np.ndarray) -> float:
@@ -92,11 +83,10 @@ class PileLayers:
         if self._still_frames == SETTLE_FRAMES:
             self._settle(table, changed)
 
-    def forget_seen(self, boxes: Sequence[np.ndarray]) -> None:
-        """Drop the layers that a card seen whole now covers (``boxes``: corners): that card is
-        what lies there, and it is seen without their help."""
+    def forget_near(self, centres: Sequence[tuple[float, float]], distance: float) -> None:
+        """Drop the layers within ``distance`` of a card seen whole now: that card is what lies there."""
         self.layers = [
-            layer for layer in self.layers if all(overlap(layer.corners(), box) < SAME_CARD for box in boxes)
+            self.layers[i] for i in far_from([layer.center for layer in self.layers], centres, distance)
         ]
 
     def present(self, table: np.ndarray, changed: np.ndarray) -> list[Layer]:

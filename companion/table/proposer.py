@@ -165,20 +165,20 @@ class ChangeProposer:
         self, table: np.ndarray, mask: np.ndarray, whole: list[_Box], pieced: list[_Box], armed: bool
     ) -> list[_Box]:
         """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
-        frame: a card seen whole where a layer lies replaces it; any other box near a layer is a
-        blob of the pile taken for a card, and is left out."""
+        frame: a card whose outline shows whole wins over a layer near it, a layer over a card
+        pieced together near it."""
         assert self._pile is not None  # started by changed()
         self._pile.update(table, mask, armed)
-        self._pile.forget_seen([cv2.boxPoints((box.center, box.size, box.angle)) for box in whole])
+        near = 0.5 * self._card[0]
+        self._pile.forget_near([box.center for box in whole], near)
         piles = [layer.center for layer in self._pile.layers]
-        found = whole + pieced
-        kept = [found[i] for i in far_from([box.center for box in found], piles, 0.5 * self._card[0])]
+        kept = [pieced[i] for i in far_from([box.center for box in pieced], piles, near)]
         arrived = self._pile.arrived
         piled = [
             _Box(layer.center, layer.size, layer.angle, 1.0, layer in arrived)
             for layer in self._pile.present(table, mask)
         ]
-        return kept + piled
+        return whole + kept + piled
 
     def _layers(self, contour: np.ndarray) -> list[Layer]:
         """The cards of a blob of what changed while the table moved: one card, whose convex hull
