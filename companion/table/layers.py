@@ -4,9 +4,11 @@ When a card lands over cards already there, the change from the empty table is o
 overlapping cards that no card outline fits. Between the table lying still before the card came
 and lying still after it, though, only that card changed: the difference has one card's outline
 (less, at most, some of its white border where it lies on another card's white, which its
-convex hull fills again). Each card so found is kept as a layer of the pile and proposed while
-the table still shows a card there; a layer whose place changed at a later still moment (the
-card taken away, or mostly covered by the next one) is dropped.
+convex hull fills again; when two cards came before the table lay still again, the blob is
+searched card by card). Each card so found is kept as a layer of the pile and proposed while the
+table still shows a card there and it looks as it did at the last still moment; a layer whose
+place changed at a later still moment (the card taken away) or that the cards found after it
+mostly cover is dropped.
 """
 
 from __future__ import annotations
@@ -104,6 +106,8 @@ class PileLayers:
         ]
 
     def _settle(self, table: np.ndarray, changed: np.ndarray) -> None:
+        """The table lies still again: the cards that came since it last did (and lie there now)
+        become layers; the layers whose place changed otherwise, or that they mostly cover, go."""
         difference = self._changes(self._settled, table)
         self._settled = table
         new = [
@@ -111,9 +115,7 @@ class PileLayers:
             for layer in self._cards_in(difference)
             if share_inside(changed, layer.corners()) >= PRESENT_SHARE
         ]
-        under_new = np.zeros(
-            difference.shape, np.uint8
-        )  # what the new cards cover is not a change of the old
+        under_new = np.zeros(difference.shape, np.uint8)  # a new card over an old one does not move it
         for layer in new:
             cv2.fillConvexPoly(under_new, np.round(layer.corners()).astype(np.int32), 255)
         self.layers = [
