@@ -78,8 +78,8 @@ def make_see(
     proposer runs, the arms reaching in; image px), and the source used.
 
     ``detector`` uses the learned detector; ``changes`` the difference with the empty
-    table (``empty_table``, or the first frame seen); ``both`` joins them, the detector's
-    quad winning where both found the same card.
+    table (``empty_table``, or the first frame seen); ``both`` joins them, the proposer's
+    quad winning where both found the same card (it knows which card just arrived on a pile).
     """
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
@@ -110,7 +110,7 @@ def make_see(
         reaches: tuple[Reach, ...] = ()
         if proposer is not None:
             changes = proposer.look(frame)
-            found = merged(found, by_zone(changes.readings, profile, zones), 0.5 * card_px)
+            found = merged(by_zone(changes.readings, profile, zones), found, 0.5 * card_px)
             reaches = changes.reaches
         return Sight(tuple(namer.name(frame, found)), reaches)
 
