@@ -14,6 +14,7 @@ from companion.errors import MalformedInput, MissingResource
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
+from companion.table.layers import far_from
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reach, Reading, Sight
 
@@ -24,13 +25,8 @@ SOURCES: Final = ("auto", "detector", "changes", "both")
 def merged(first: Sequence[Reading], second: Sequence[Reading], min_distance: float) -> list[Reading]:
     """``first`` plus each reading of ``second`` whose centre is not within ``min_distance`` of one of
     ``first``'s (the same card proposed twice is kept once, as ``first`` saw it)."""
-    centres = np.array([r.center for r in first]).reshape(-1, 2)
-    extra = [
-        r
-        for r in second
-        if not len(centres) or np.min(np.linalg.norm(centres - np.asarray(r.center), axis=1)) > min_distance
-    ]
-    return [*first, *extra]
+    apart = far_from([r.center for r in second], [r.center for r in first], min_distance)
+    return [*first, *(second[i] for i in apart)]
 
 
 def by_zone(readings: Sequence[Reading], profile: TableProfile, config: RecogniseConfig) -> list[Reading]:

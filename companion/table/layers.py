@@ -68,7 +68,7 @@ class PileLayers:
     ) -> None:
         self._settled = settled
         self._previous = settled
-        self._still_frames = SETTLE_FRAMES
+        self._still_frames = SETTLE_FRAMES  # the empty table is the first still moment
         self._card_area = card_area
         self._changes, self._cards_of = changes, cards_of
         self.layers: list[Layer] = []
