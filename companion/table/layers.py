@@ -8,7 +8,12 @@ convex hull fills again; when two cards came before the table lay still again, t
 searched card by card). Each card so found is kept as a layer of the pile and proposed while the
 table still shows a card there and it looks as it did at the last still moment; a layer whose
 place changed at a later still moment (the card taken away) or that the cards found after it
-mostly cover is dropped.
+mostly cover is no longer proposed.
+
+Every card found lying when the table lay still (a layer, or a card seen whole) is remembered
+until its place changes or nothing lies there: a card pieced together from a blob near one is
+that card, already known (seen again when the cards over it are moved or it shows partly), not
+a new one.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ GONE_SHARE = 0.25
 HIDDEN_SHARE = 0.5
 #: A layer is proposed only while this share of it differs from the empty table (a card lies there).
 PRESENT_SHARE = 0.7
+#: A card seen whole whose centre lies within this share of a card's short side of a card known
+#: to lie there is that card.
+SAME_CARD = 0.25
 
 
 @dataclass(frozen=True)
@@ -54,39 +62,44 @@ def share_inside(mask: np.ndarray, corners: np.ndarray) -> float:
 class PileLayers:
     """Remembers the cards found between still moments of the table (rectified table px).
 
-    ``changes(a, b)`` is the proposer's mask (0/255) of what differs between two rectified frames;
-    ``cards_of(contour)`` the card rectangles that fit a blob (one card, or the cards of a blob of
-    several, when two came before the table lay still again).
+    ``card`` is a card's size (px); ``changes(a, b)`` the proposer's mask (0/255) of what differs
+    between two rectified frames; ``cards_of(contour)`` the card rectangles that fit a blob (one
+    card, or the cards of a blob of several, when two came before the table lay still again).
     """
 
     def __init__(
         self,
         settled: np.ndarray,
-        card_area: float,
+        card: tuple[float, float],
         changes: Callable[[np.ndarray, np.ndarray], np.ndarray],
         cards_of: Callable[[np.ndarray], list[Layer]],
     ) -> None:
         self._settled = settled
         self._previous = settled
         self._still_frames = SETTLE_FRAMES  # the empty table is the first still moment
-        self._card_area = card_area
+        self._card_area = card[0] * card[1]
+        self._short = min(card)
         self._changes, self._cards_of = changes, cards_of
         self.layers: list[Layer] = []
+        self.lying: list[Layer] = []  # every card found lying at the last still moment
         self.arrived: list[Layer] = []  # the layers found in this frame, the table having just settled
 
-    def update(self, table: np.ndarray, changed: np.ndarray, armed: bool) -> None:
+    def update(
+        self, table: np.ndarray, changed: np.ndarray, armed: bool, whole: Sequence[Layer] = ()
+    ) -> None:
         """Watch one rectified frame, ``changed`` its difference from the empty table; ``armed`` when
-        an arm reaches onto the table in it."""
+        an arm reaches onto the table in it; ``whole`` the cards whose outline it shows whole."""
         moving = np.count_nonzero(self._changes(self._previous, table))
         self._previous = table
         still = not armed and moving < STILL_SHARE * self._card_area
         self._still_frames = self._still_frames + 1 if still else 0
         self.arrived = []
         if self._still_frames == SETTLE_FRAMES:
-            self._settle(table, changed)
+            self._settle(table, changed, whole)
 
     def forget_near(self, centres: Sequence[tuple[float, float]], distance: float) -> None:
-        """Drop the layers within ``distance`` of a card seen whole now: that card is what lies there."""
+        """Stop proposing the layers within ``distance`` of a card seen whole now: that card is what
+        lies there."""
         self.layers = [
             self.layers[i] for i in far_from([layer.center for layer in self.layers], centres, distance)
         ]
@@ -105,9 +118,10 @@ class PileLayers:
             and share_inside(since, layer.corners()) < GONE_SHARE
         ]
 
-    def _settle(self, table: np.ndarray, changed: np.ndarray) -> None:
+    def _settle(self, table: np.ndarray, changed: np.ndarray, whole: Sequence[Layer]) -> None:
         """The table lies still again: the cards that came since it last did (and lie there now)
-        become layers; the layers whose place changed otherwise, or that they mostly cover, go."""
+        become layers; the cards whose place changed otherwise, or where nothing lies, are forgotten,
+        and the layers they mostly cover no longer proposed; the cards seen ``whole`` are remembered."""
         difference = self._changes(self._settled, table)
         self._settled = table
         new = [
@@ -118,12 +132,20 @@ class PileLayers:
         under_new = np.zeros(difference.shape, np.uint8)  # a new card over an old one does not move it
         for layer in new:
             cv2.fillConvexPoly(under_new, np.round(layer.corners()).astype(np.int32), 255)
+        stayed = [
+            layer
+            for layer in self.lying
+            if share_inside(difference & ~under_new, layer.corners()) < GONE_SHARE
+            and share_inside(changed, layer.corners()) >= PRESENT_SHARE
+        ]
         self.layers = [
             layer
             for layer in self.layers
-            if share_inside(difference & ~under_new, layer.corners()) < GONE_SHARE
-            and share_inside(under_new, layer.corners()) < HIDDEN_SHARE
+            if layer in stayed and share_inside(under_new, layer.corners()) < HIDDEN_SHARE
         ] + new
+        known = [layer.center for layer in stayed + new]
+        seen = [whole[i] for i in far_from([card.center for card in whole], known, SAME_CARD * self._short)]
+        self.lying = stayed + new + seen
         self.arrived = new
 
     def _cards_in(self, difference: np.ndarray) -> list[Layer]:

@@ -101,7 +101,7 @@ class ChangeProposer:
         """Take the rectified ``empty`` as the empty table: the first background, and the first
         moment the table lay still."""
         self._background = empty.astype(np.float32)
-        self._pile = PileLayers(empty, self._card[0] * self._card[1], self._difference, self._layers)
+        self._pile = PileLayers(empty, self._card, self._difference, self._layers)
 
     def _rectify(self, frame: np.ndarray) -> np.ndarray:
         return cv2.warpPerspective(frame, self._to_rectified, self._size, flags=cv2.INTER_AREA)
@@ -165,13 +165,14 @@ class ChangeProposer:
         self, table: np.ndarray, mask: np.ndarray, whole: list[_Box], pieced: list[_Box], armed: bool
     ) -> list[_Box]:
         """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
-        frame: a card whose outline shows whole wins over a layer near it, a layer over a card
-        pieced together near it."""
+        frame: a card whose outline shows whole wins over a layer near it; a card pieced together
+        near a card known to lie there (a layer, or a card seen whole at a still moment) is that
+        card, partly covered, and is left out."""
         assert self._pile is not None  # started by changed()
-        self._pile.update(table, mask, armed)
+        self._pile.update(table, mask, armed, [Layer(box.center, box.size, box.angle) for box in whole])
         near = 0.5 * self._card[0]
         self._pile.forget_near([box.center for box in whole], near)
-        piles = [layer.center for layer in self._pile.layers]
+        piles = [layer.center for layer in self._pile.lying]
         kept = [pieced[i] for i in far_from([box.center for box in pieced], piles, near)]
         arrived = self._pile.arrived
         piled = [
