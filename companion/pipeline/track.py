@@ -7,7 +7,8 @@ lifted and put back where it was keeps its identity number; its identity fuses t
 probabilities over the frames it was seen in (a mean at first, then a running mean that slowly
 forgets, so a card replaced under a hand shows through). A new card remembers where the arm that
 brought it crossed the table's edge (the arm seen lately whose tip came nearest it): the side of the
-player who put it there, wherever on the table it lies.
+player who put it there, wherever on the table it lies. A card seen arriving on a pile (found when
+the table lay still again) is a new card, and replaces the unplaced card seen moving near it.
 """
 
 from __future__ import annotations
@@ -150,6 +151,9 @@ class Tracker:
         config = self.config
         recent = [(seen, reach) for seen, reach in self._reaches if t - seen <= config.reach_s]
         self._reaches = recent + [(t, reach) for reach in reaches]
+        for reading in readings:
+            if reading.arrived:
+                self._supersede(reading)
         unmatched = self._match(readings, t)
         for reading in unmatched:
             revived = None if reading.arrived else self._revive(reading, t)
@@ -164,6 +168,15 @@ class Tracker:
         """Cards taken away for good (a collected trick): a card put there later is a new card."""
         self._tracks = [track for track in self._tracks if track.id not in ids]
         self._lost = [track for track in self._lost if track.id not in ids]
+
+    def _supersede(self, arrived: Reading) -> None:
+        """Drop the cards not yet placed near a card seen arriving: the same card, seen while it still
+        moved (kept, such a track would take in the next reading near it, a card it lands over)."""
+        center = np.asarray(arrived.center)
+        radius = self.config.match_radius
+        self._tracks = [
+            tr for tr in self._tracks if tr.placed or np.linalg.norm(tr.position - center) > radius
+        ]
 
     def _match(self, readings: Sequence[Reading], t: float) -> list[Reading]:
         """Give each track its nearest reading (closest pairs first); return the rest."""

@@ -135,3 +135,25 @@ def test_a_card_seen_arriving_on_a_pile_is_a_new_card_not_the_one_under_it(seen)
     assert all(c.placed for c in state.cards)
     (only,) = toss(arrived=False).cards  # taken for the card under it, which moved
     assert only.card == Card.parse("7B")
+
+
+def test_a_card_seen_arriving_replaces_the_card_seen_moving_there(seen):
+    """A card carried onto a pile is seen (unplaced) before the table lies still, then seen
+    arriving: the two are one card. The card under it, hidden by the arm for a while and seen again,
+    is the card it was, not taken into the track of the card seen moving."""
+    from dataclasses import replace
+
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(346, 327, "1B")]] * 6)
+    (under,) = state.placed()
+    hidden = int(CONFIG.absent_s * FPS) + 3  # an arm over it: it is lost
+    feed(tracker, [[seen(200 + 10 * i, 300, "3B")] for i in range(hidden)], start=0.6)
+    start = 0.6 + hidden / FPS
+    feed(tracker, [[seen(309, 307, "3B")]] * 3, start=start)  # lying, not yet placed
+    arrived = replace(seen(310, 306, "3B"), arrived=True)
+    feed(tracker, [[arrived, seen(346, 327, "1B", 0.6, ("2B", 0.3))]], start=start + 0.3)
+    state = feed(
+        tracker, [[seen(310, 306, "3B"), seen(346, 327, "1B", 0.6, ("2B", 0.3))]] * 6, start=start + 0.4
+    )
+    assert sorted(str(c.card) for c in state.cards) == ["1B", "3B"]
+    assert under.id in {c.id for c in state.cards}
