@@ -3,8 +3,8 @@
 When a card lands over cards already there, the change from the empty table is one blob of
 overlapping cards that no card outline fits. Between the table lying still before the card came
 and lying still after it, though, only that card changed: the difference has one card's outline
-(less, at most, some of its white border where it lies on another card's white, which its
-convex hull fills again; when two cards came before the table lay still again, the blob is
+(less the white where it lies on another card's white: its pieces are joined, and their convex
+hull fills the card again; when two cards came before the table lay still again, the blob is
 searched card by card). Each card so found is kept as a layer of the pile and proposed while the
 table still shows a card there and it looks as it did at the last still moment; a layer whose
 place changed at a later still moment (the card taken away) or that the cards found after it
@@ -34,6 +34,9 @@ GONE_SHARE = 0.25
 HIDDEN_SHARE = 0.5
 #: A layer is proposed only while this share of it differs from the empty table (a card lies there).
 PRESENT_SHARE = 0.7
+#: Where a card lands on another card's white, only its pips and the figures it covers differ: the
+#: pieces of what changed closer than this share of a card's short side are one card's.
+JOIN_GAP = 0.5
 #: A card seen whole whose centre lies within this share of a card's short side of a card known
 #: to lie there is that card.
 SAME_CARD = 0.25
@@ -149,8 +152,13 @@ class PileLayers:
         self.arrived = new
 
     def _cards_in(self, difference: np.ndarray) -> list[Layer]:
-        """The card rectangles that fit the blobs of ``difference`` lying inside the table."""
+        """The card rectangles that fit the blobs of ``difference`` lying inside the table, its
+        pieces less than ``JOIN_GAP`` apart joined first."""
         height, width = difference.shape
+        gap = round(JOIN_GAP * self._short)
+        difference = cv2.morphologyEx(
+            difference, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))
+        )
         found = []
         for contour in cv2.findContours(difference, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             x, y, w, h = cv2.boundingRect(contour)

@@ -183,6 +183,36 @@ def test_a_card_tossed_onto_another_is_found_from_what_changed_while_the_table_l
     assert readings == []
 
 
+def _pips(frame: np.ndarray, centre: tuple[float, float], columns: tuple[float, ...], ink) -> np.ndarray:
+    """Draw a white card upright (1 px per mm) with small pips down ``columns`` (mm off its middle),
+    like a low card; its corners."""
+    x, y = centre
+    quad = cv2.boxPoints((centre, sorted(CARD_MM), 0))
+    cv2.fillConvexPoly(frame, np.round(quad).astype(np.int32), (235, 235, 235))
+    for dx in columns:
+        for dy in (-32, -12, 8, 28):
+            cv2.rectangle(
+                frame, (round(x + dx - 5), round(y + dy - 5)), (round(x + dx + 5), round(y + dy + 5)), ink, -1
+            )
+    return quad
+
+
+def test_a_card_tossed_onto_the_white_of_another_is_joined_from_the_pieces_that_changed() -> None:
+    """Where a card lands on another card's white, only its pips and those it covers differ: what
+    changed is a strip where it lies on the cloth and a few pieces, joined into one card."""
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    first = empty.copy()
+    _pips(first, (430, 450), (-22,), (40, 40, 200))
+    pile = first.copy()
+    over = _pips(pile, (430, 470), (-14, 14), (200, 60, 30))  # 75 of its 95 mm on the first card
+    proposer = ChangeProposer(profile, empty)
+    for frame in [empty] * 4 + [first] * 4 + [pile] * 4:
+        readings = proposer.propose(frame)
+    (arrived,) = [r for r in readings if r.arrived]
+    assert iou(arrived.corners, over) > 0.8
+
+
 def test_two_cards_tossed_onto_a_card_before_the_table_lies_still_are_both_found() -> None:
     profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
     empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
