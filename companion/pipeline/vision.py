@@ -80,7 +80,7 @@ def make_see(
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
     from companion.pipeline.naming import StillCardNamer
-    from companion.table.proposer import ChangeProposer
+    from companion.table.proposer import ChangeProposer, ProposerConfig
     from companion.vision.decks import load_deck
     from companion.vision.identifier import Identifier
     from companion.vision.reader import CardDetector, load_detector
@@ -96,7 +96,8 @@ def make_see(
                 raise
     if source == "auto":
         source = "both" if detector is not None else "changes"
-    proposer = ChangeProposer(profile, empty_table) if source != "detector" else None
+    piles = ProposerConfig(pile_margin_mm=zones.play_margin)  # piles lie where cards count as played
+    proposer = ChangeProposer(profile, empty_table, piles) if source != "detector" else None
     middle = np.asarray(profile.size_mm) / 2
     ends = profile.to_image(np.array([middle, middle + np.array([min(profile.card_mm), 0.0])]))
     card_px = float(np.linalg.norm(ends[1] - ends[0]))

@@ -10,6 +10,10 @@ table still shows a card there and it looks as it did at the last still moment; 
 place changed at a later still moment (the card taken away) or that the cards found after it
 mostly cover is no longer proposed.
 
+The table lies still, for its piles, when nothing moves where piles lie (the play area and a
+margin around it) and no arm reaches there: a player drawing from the stock, which takes a while
+after each trick, does not hold the piles back, nor is the stock taken for one.
+
 Every card found lying when the table lay still (a layer, or a card seen whole) is remembered
 until its place changes or nothing lies there: a card pieced together from a blob near one is
 that card, already known (seen again when the cards over it are moved or it shows partly), not
@@ -65,15 +69,17 @@ def share_inside(mask: np.ndarray, corners: np.ndarray) -> float:
 class PileLayers:
     """Remembers the cards found between still moments of the table (rectified table px).
 
-    ``card`` is a card's size (px); ``changes(a, b)`` the proposer's mask (0/255) of what differs
-    between two rectified frames; ``cards_of(contour)`` the card rectangles that fit a blob (one
-    card, or the cards of a blob of several, when two came before the table lay still again).
+    ``card`` is a card's size (px); ``area`` the mask (0/255) of where piles lie; ``changes(a, b)``
+    the proposer's mask (0/255) of what differs between two rectified frames; ``cards_of(contour)``
+    the card rectangles that fit a blob (one card, or the cards of a blob of several, when two came
+    before the table lay still again).
     """
 
     def __init__(
         self,
         settled: np.ndarray,
         card: tuple[float, float],
+        area: np.ndarray,
         changes: Callable[[np.ndarray, np.ndarray], np.ndarray],
         cards_of: Callable[[np.ndarray], list[Layer]],
     ) -> None:
@@ -82,18 +88,24 @@ class PileLayers:
         self._still_frames = SETTLE_FRAMES  # the empty table is the first still moment
         self._card_area = card[0] * card[1]
         self._short = min(card)
+        self._area = area
         self._changes, self._cards_of = changes, cards_of
         self.layers: list[Layer] = []
         self.lying: list[Layer] = []  # every card found lying at the last still moment
         self.arrived: list[Layer] = []  # the layers found in this frame, the table having just settled
 
     def update(
-        self, table: np.ndarray, changed: np.ndarray, armed: bool, whole: Sequence[Layer] = ()
+        self,
+        table: np.ndarray,
+        changed: np.ndarray,
+        arms: Sequence[np.ndarray] = (),
+        whole: Sequence[Layer] = (),
     ) -> None:
-        """Watch one rectified frame, ``changed`` its difference from the empty table; ``armed`` when
-        an arm reaches onto the table in it; ``whole`` the cards whose outline it shows whole."""
-        moving = np.count_nonzero(self._changes(self._previous, table))
+        """Watch one rectified frame, ``changed`` its difference from the empty table; ``arms`` the
+        contours of the arms reaching in, ``whole`` the cards whose outline it shows whole."""
+        moving = np.count_nonzero(self._changes(self._previous, table) & self._area)
         self._previous = table
+        armed = any(self._reaches_piles(arm) for arm in arms)
         still = not armed and moving < STILL_SHARE * self._card_area
         self._still_frames = self._still_frames + 1 if still else 0
         self.arrived = []
@@ -125,7 +137,7 @@ class PileLayers:
         """The table lies still again: the cards that came since it last did (and lie there now)
         become layers; the cards whose place changed otherwise, or where nothing lies, are forgotten,
         and the layers they mostly cover no longer proposed; the cards seen ``whole`` are remembered."""
-        difference = self._changes(self._settled, table)
+        difference = self._changes(self._settled, table) & self._area
         self._settled = table
         new = [
             layer
@@ -147,9 +159,24 @@ class PileLayers:
             if layer in stayed and share_inside(under_new, layer.corners()) < HIDDEN_SHARE
         ] + new
         known = [layer.center for layer in stayed + new]
-        seen = [whole[i] for i in far_from([card.center for card in whole], known, SAME_CARD * self._short)]
+        inside = self._inside([card.center for card in whole])
+        piled = [card for card, piles in zip(whole, inside, strict=True) if piles]
+        seen = [piled[i] for i in far_from([card.center for card in piled], known, SAME_CARD * self._short)]
         self.lying = stayed + new + seen
         self.arrived = new
+
+    def _inside(self, points: np.ndarray) -> np.ndarray:
+        """Which of ``points`` (n x 2, px) lie where piles lie."""
+        x, y = np.round(np.asarray(points, np.float64).reshape(-1, 2)).astype(int).T
+        height, width = self._area.shape
+        on_table = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+        inside = np.zeros(len(x), bool)
+        inside[on_table] = self._area[y[on_table], x[on_table]] > 0
+        return inside
+
+    def _reaches_piles(self, arm: np.ndarray) -> bool:
+        """Whether an arm's contour reaches where piles lie (an arm at the stock does not)."""
+        return bool(self._inside(arm).any())
 
     def _cards_in(self, difference: np.ndarray) -> list[Layer]:
         """The card rectangles that fit the blobs of ``difference`` lying inside the table, its

@@ -40,6 +40,7 @@ class ProposerConfig:
     min_fill_piled: float = 0.7  # the same for the hull of a card tossed onto a pile, less its border
     background_rate: float = 0.03  # how fast unchanged pixels refresh the background
     white_fraction_up: float = 0.3  # share of bright unsaturated pixels that says "face up"
+    pile_margin_mm: float = 40.0  # piles lie in the play area or this close to it (a card tossed far)
 
 
 #: Blobs of up to this many cards' area are searched for touching or overlapping cards.
@@ -101,7 +102,15 @@ class ChangeProposer:
         """Take the rectified ``empty`` as the empty table: the first background, and the first
         moment the table lay still."""
         self._background = empty.astype(np.float32)
-        self._pile = PileLayers(empty, self._card, self._difference, self._layers)
+        self._pile = PileLayers(empty, self._card, self._pile_area(), self._difference, self._layers)
+
+    def _pile_area(self) -> np.ndarray:
+        """The mask (0/255) of where piles lie: the play area and the margin around it."""
+        layout, px = self.profile.layout, self.config.px_per_mm
+        area = np.zeros(self._size[::-1], np.uint8)
+        centre = tuple(int(v) for v in np.round(layout.play_center * px))
+        cv2.circle(area, centre, round((layout.play_radius + self.config.pile_margin_mm) * px), 255, -1)
+        return area
 
     def _rectify(self, frame: np.ndarray) -> np.ndarray:
         return cv2.warpPerspective(frame, self._to_rectified, self._size, flags=cv2.INTER_AREA)
@@ -140,12 +149,14 @@ class ChangeProposer:
         pieced: list[_Box] = []  # cards pieced together from blobs of several cards or from fragments
         fragments: list[np.ndarray] = []
         reaches: list[Reach] = []
+        arms: list[np.ndarray] = []
         min_area = 0.15 * self._card[0] * self._card[1]
         for contour in contours:
             if cv2.contourArea(contour) < min_area:
                 continue
             if self._enters_from_outside(contour):
                 reaches.append(self._reach(contour))
+                arms.append(contour)
                 continue
             found = self._card_boxes(contour)
             card_area = self._card[0] * self._card[1]
@@ -157,19 +168,24 @@ class ChangeProposer:
             elif cv2.contourArea(contour) < MAX_PEEL_CARDS * card_area:
                 pieced.extend(self._peeled(contour))
         pieced.extend(self._merged(fragments))
-        boxes = self._with_layers(table, mask, whole, pieced, armed=bool(reaches))
+        boxes = self._with_layers(table, mask, whole, pieced, arms)
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
 
     def _with_layers(
-        self, table: np.ndarray, mask: np.ndarray, whole: list[_Box], pieced: list[_Box], armed: bool
+        self,
+        table: np.ndarray,
+        mask: np.ndarray,
+        whole: list[_Box],
+        pieced: list[_Box],
+        arms: list[np.ndarray],
     ) -> list[_Box]:
         """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
         frame: a card whose outline shows whole wins over a layer near it; a card pieced together
         near a card known to lie there (a layer, or a card seen whole at a still moment) is that
         card, partly covered, and is left out."""
         assert self._pile is not None  # started by changed()
-        self._pile.update(table, mask, armed, [Layer(box.center, box.size, box.angle) for box in whole])
+        self._pile.update(table, mask, arms, [Layer(box.center, box.size, box.angle) for box in whole])
         near = 0.5 * self._card[0]
         self._pile.forget_near([box.center for box in whole], near)
         piles = [layer.center for layer in self._pile.lying]

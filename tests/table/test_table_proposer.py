@@ -229,6 +229,29 @@ def test_two_cards_tossed_onto_a_card_before_the_table_lies_still_are_both_found
         assert max(iou(r.corners, card) for r in arrived) > 0.8
 
 
+def test_a_card_tossed_onto_a_pile_is_found_while_a_hand_draws_from_the_stock() -> None:
+    """The table is not still while a player draws from the stock, but the piles, in the play
+    area, are: the card tossed onto one is found all the same."""
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    assert profile.layout.stock[0] > 700  # the stock lies to the right, beyond the play area
+    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    first = empty.copy()
+    _card(first, (430, 450), 10, (40, 40, 180))
+    pile = first.copy()
+    over = _card(pile, (462, 440), 55, (170, 60, 30))
+
+    def drawing(frame: np.ndarray, i: int) -> np.ndarray:
+        """An arm from the right edge to the stock, moving in every frame."""
+        out = frame.copy()
+        cv2.rectangle(out, (690, 420 + 15 * (i % 3)), (899, 470 + 15 * (i % 3)), (150, 170, 210), -1)
+        return out
+
+    proposer = ChangeProposer(profile, empty)
+    frames = [empty] * 4 + [first] * 4 + [drawing(pile, i) for i in range(6)]
+    arrived = [r for frame in frames for r in proposer.propose(frame) if r.arrived]
+    assert len(arrived) == 1 and iou(arrived[0].corners, over) > 0.85
+
+
 def test_light_on_a_cloth_of_two_tones_changes_nothing_but_the_cards() -> None:
     """A gingham cloth, a little more white than green: cards over white squares make the median
     pixel of the frame green where that of the empty table was white, but the light is measured
