@@ -165,7 +165,7 @@ class PileLayers:
         self.lying = stayed + new + seen
         self.arrived = new
 
-    def _inside(self, points: np.ndarray) -> np.ndarray:
+    def _inside(self, points: np.ndarray | Sequence[tuple[float, float]]) -> np.ndarray:
         """Which of ``points`` (n x 2, px) lie where piles lie."""
         x, y = np.round(np.asarray(points, np.float64).reshape(-1, 2)).astype(int).T
         height, width = self._area.shape
