@@ -34,8 +34,9 @@ SETTLE_FRAMES = 3
 STILL_SHARE = 0.05
 #: A layer is dropped when this share of it changed between two still moments.
 GONE_SHARE = 0.25
-#: ... or when the cards found after it cover this share of it (its crop would show them, not it).
-HIDDEN_SHARE = 0.5
+#: A layer is no longer proposed when the cards found after it cover this share of it: its crop
+#: would show their pips where its own were (a six of coins a third covered read as the seven).
+HIDDEN_SHARE = 0.3
 #: A layer is proposed only while this share of it differs from the empty table (a card lies there).
 PRESENT_SHARE = 0.7
 #: Where a card lands on another card's white, only its pips and the figures it covers differ: the

@@ -213,6 +213,26 @@ def test_a_card_tossed_onto_the_white_of_another_is_joined_from_the_pieces_that_
     assert iou(arrived.corners, over) > 0.8
 
 
+def test_a_tossed_card_is_no_longer_proposed_once_a_later_card_covers_a_third_of_it() -> None:
+    """Its crop would show the later card's pips where its own were (a six read as a seven)."""
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    first = empty.copy()
+    _card(first, (430, 450), 10, (40, 40, 180))
+    second = first.copy()
+    tossed = _card(second, (462, 440), 55, (170, 60, 30))
+    third = second.copy()
+    along = np.array([-np.sin(np.radians(55)), np.cos(np.radians(55))])  # the tossed card's long side
+    _card(third, tuple(np.array([462.0, 440.0]) + 0.6 * max(CARD_MM) * along), 55, (30, 160, 160))
+    proposer = ChangeProposer(profile, empty)
+    for frame in [empty] * 4 + [first] * 4 + [second] * 4:
+        readings = proposer.propose(frame)
+    assert max(iou(r.corners, tossed) for r in readings) > 0.85
+    for frame in [third] * 4:
+        readings = proposer.propose(frame)
+    assert len(readings) >= 1 and max(iou(r.corners, tossed) for r in readings) < 0.5
+
+
 def test_two_cards_tossed_onto_a_card_before_the_table_lies_still_are_both_found() -> None:
     profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
     empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
