@@ -146,6 +146,7 @@ class ChangeProposer:
         table, mask = self.changed(frame)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         whole: list[_Box] = []  # cards whose outline the change shows whole
+        rows: list[_Box] = []  # cards of a blob cut into a row of whole cards
         pieced: list[_Box] = []  # cards pieced together from blobs of several cards or from fragments
         fragments: list[np.ndarray] = []
         reaches: list[Reach] = []
@@ -161,14 +162,16 @@ class ChangeProposer:
             found = self._card_boxes(contour)
             card_area = self._card[0] * self._card[1]
             trump = None if found else self._trump_under_stock(contour)
-            if found or trump:
+            if len(found) > 1:
+                rows.extend(found)
+            elif found or trump:
                 whole.extend(found or [trump])
             elif cv2.contourArea(contour) < card_area:
                 fragments.append(contour)
             elif cv2.contourArea(contour) < MAX_PEEL_CARDS * card_area:
                 pieced.extend(self._peeled(contour))
         pieced.extend(self._merged(fragments))
-        boxes = self._with_layers(table, mask, whole, pieced, arms)
+        boxes = self._with_layers(table, mask, whole, rows, pieced, arms)
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
 
@@ -177,13 +180,15 @@ class ChangeProposer:
         table: np.ndarray,
         mask: np.ndarray,
         whole: list[_Box],
+        rows: list[_Box],
         pieced: list[_Box],
         arms: list[np.ndarray],
     ) -> list[_Box]:
         """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
-        frame: a card whose outline shows whole wins over a layer near it; a card pieced together
-        near a card known to lie there (a layer, or a card seen whole at a still moment) is that
-        card, partly covered, and is left out."""
+        frame: a card whose outline shows whole wins over a layer near it; a layer wins over a card
+        of a ``row`` cut near it (two cards lying over each other side to side look like a row of
+        two); a card pieced together near a card known to lie there (a layer, or a card seen whole
+        at a still moment) is that card, partly covered, and is left out."""
         assert self._pile is not None  # started by changed()
         self._pile.update(table, mask, arms, [Layer(box.center, box.size, box.angle) for box in whole])
         near = 0.5 * self._card[0]
@@ -195,7 +200,9 @@ class ChangeProposer:
             _Box(layer.center, layer.size, layer.angle, 1.0, layer in arrived)
             for layer in self._pile.present(table, mask)
         ]
-        return whole + kept + piled
+        layers = [box.center for box in piled]
+        apart = [rows[i] for i in far_from([box.center for box in rows], layers, near)]
+        return whole + apart + kept + piled
 
     def _layers(self, contour: np.ndarray) -> list[Layer]:
         """The cards of a blob of what changed while the table moved: one card, whose convex hull

@@ -233,6 +233,23 @@ def test_a_tossed_card_is_no_longer_proposed_once_a_later_card_covers_a_third_of
     assert len(readings) >= 1 and max(iou(r.corners, tossed) for r in readings) < 0.5
 
 
+def test_a_card_tossed_onto_another_side_to_side_is_not_cut_as_a_row_of_two() -> None:
+    """Two cards lying over each other side to side fill a rectangle that looks like a row of two
+    narrow cards; the card seen arriving wins over the row's card near it."""
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
+    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    first = empty.copy()
+    _card(first, (430, 450), 0, (40, 40, 180))
+    pile = first.copy()
+    over = _card(pile, (470, 450), 0, (170, 60, 30))  # two thirds over the first card
+    proposer = ChangeProposer(profile, empty)
+    for frame in [empty] * 4 + [first] * 4 + [pile] * 4:
+        readings = proposer.propose(frame)
+    (arrived,) = [r for r in readings if r.arrived]
+    assert iou(arrived.corners, over) > 0.85
+    assert all(r is arrived or iou(r.corners, over) < 0.3 for r in readings)
+
+
 def test_two_cards_tossed_onto_a_card_before_the_table_lies_still_are_both_found() -> None:
     profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
     empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
