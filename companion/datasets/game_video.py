@@ -245,6 +245,9 @@ class GameFilm:
         yield from self._hold(1.2)
 
     def _play(self, seat: int, card: Card) -> Iterator[np.ndarray]:
+        if self.table.stock == 0 and self.table.trump is not None:
+            self.table.trump = None  # the last drawer took it as this trick began (a swap could come before)
+            self._changed()
         if self.rng.random() < 0.08:
             yield from self._peek(seat, card)
         target, angle = self._spot(seat)
@@ -299,8 +302,6 @@ class GameFilm:
         if self.table.stock > 0:
             seats = self.state.rules.seats
             self.table.stock = max(0, self.table.stock - seats)
-            if self.table.stock == 0:
-                self.table.trump = None
             self._changed()
             yield from self._hold(0.4)
 
@@ -361,7 +362,13 @@ def write_game_video(
     film = GameFilm(record, deck_style, seed, spec)
     out.mkdir(parents=True, exist_ok=True)
     video = out / "game.mp4"
-    frames = encode(film.frames(), video, film.spec.fps, crf, progress)
+    partial = out / "game.part.mp4"
+    try:
+        frames = encode(film.frames(), partial, film.spec.fps, crf, progress)
+    except BaseException:
+        partial.unlink(missing_ok=True)  # no half film left behind
+        raise
+    partial.replace(video)
     (out / "record.json").write_text(json.dumps(record.to_dict(), indent=1) + "\n")
     summary = {
         "video": video.name,

@@ -88,3 +88,33 @@ def test_an_unknown_placement_is_a_clear_error():
 
     with pytest.raises(MalformedInput, match="unknown placement 'stacked': one of apart, loose"):
         GameFilm(random_game("brisca-2", seed=5), "fournier-1878", 5, VideoSpec(placement="stacked"))
+
+
+def test_a_swap_in_the_last_drawing_turn_is_filmed_before_the_face_up_card_is_taken():
+    """By the default rules a seat may swap the face-up card while the last drawer has yet to take
+    it (brisca-4 seed 318 does, after trick 7); the film keeps the card until the next trick begins."""
+    from companion.datasets.game_video import GameFilm, VideoSpec, first_tricks
+
+    record = first_tricks(random_game("brisca-4", seed=318), 8)
+    state = replay(record)
+    assert [swap.seat for swap in state.swaps] == [0] and not state.issues
+    film = GameFilm(record, "fournier-1878", 318, VideoSpec(size=(320, 180)))
+    frames = sum(1 for _ in film.frames())
+    (swap,) = [event for event in film.timeline if event["kind"] == "swap"]
+    plays = [event["t"] for event in film.timeline if event["kind"] == "play"]
+    assert frames > 0 and plays[27] < swap["t"] < plays[28]  # after trick 7, before trick 8
+
+
+def test_a_film_that_fails_leaves_no_video_behind(tmp_path):
+    from companion.cards import Card
+    from companion.datasets.game_video import VideoSpec, write_game_video
+    from companion.engine import Event, GameRecord
+    from companion.errors import MalformedInput
+
+    record = random_game("brisca-2", seed=5)
+    broken = GameRecord(
+        record.rules, record.players, record.first, (Event("swap", seat=0, card=Card.parse("7O")),)
+    )
+    with pytest.raises(MalformedInput, match="before any trump card"):
+        write_game_video(broken, "fournier-1878", 5, tmp_path, VideoSpec(size=(320, 180)))
+    assert list(tmp_path.iterdir()) == []
