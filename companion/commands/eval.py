@@ -86,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
         jobs = [(args.video, args.truth or args.video.with_name("record.json"))]
     if not jobs:
         raise MissingResource(f"no */game.mp4 under {args.video}")
+    missing = [str(truth) for _, truth in jobs if not truth.is_file()]
+    if missing:  # said before the first game is watched, not after
+        raise MissingResource(f"no true record for {len(missing)} game(s): {', '.join(missing)}")
     games = []
     for video, truth_path in jobs:
         truth = load_record(truth_path)
