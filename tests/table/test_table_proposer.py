@@ -9,9 +9,9 @@ from measure_proposer import iou, measure
 from table_scenes import SIZE_MM, card_corners_mm, render
 
 from companion.table.markers import find_markers
-from companion.table.profile import CARD_MM, profile_from_corners, profile_from_markers
+from companion.table.profile import CARD_MM, TableProfile, profile_from_corners, profile_from_markers
 from companion.table.proposer import ChangeProposer
-from companion.vision.readings import Face
+from companion.vision.readings import Face, Reading
 
 cv2.setNumThreads(1)
 
@@ -61,8 +61,7 @@ def test_cards_side_by_side_are_split_by_the_known_card_size() -> None:
 
 
 def test_a_card_cut_in_two_by_a_cloth_coloured_band_is_merged_back() -> None:
-    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
-    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    profile, empty = _square_table()
     frame = empty.copy()
     frame[402:498, 419:481] = 240  # a card of 62 x 96 mm at the middle of the table...
     frame[443:457] = empty[443:457]  # ...whose middle band looks exactly like the cloth
@@ -73,8 +72,7 @@ def test_a_card_cut_in_two_by_a_cloth_coloured_band_is_merged_back() -> None:
 
 
 def test_an_arm_reaching_in_from_the_edge_is_no_row_of_cards() -> None:
-    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
-    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    profile, empty = _square_table()
     frame = empty.copy()
     frame[615:900, 420:482] = (90, 120, 200)  # a sleeve exactly as wide as a card, three cards long
     frame[300:396, 200:262] = 240  # and one card on the table
@@ -87,8 +85,7 @@ def test_an_arm_reaching_in_from_the_edge_is_no_row_of_cards() -> None:
 
 
 def test_an_arm_reaching_in_says_where_it_crosses_the_edge_and_how_far_it_reaches() -> None:
-    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
-    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    profile, empty = _square_table()
     frame = empty.copy()
     frame[500:900, 420:482] = (90, 120, 200)  # a sleeve from the bottom edge...
     frame[430:500, 400:500] = (150, 170, 230)  # ...and its hand
@@ -145,6 +142,20 @@ def test_markers_are_not_proposed_as_cards() -> None:
     assert readings == []
 
 
+def _square_table() -> tuple[TableProfile, np.ndarray]:
+    """A 900 mm square table seen from straight above at 1 px per mm, and its empty green cloth."""
+    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))
+    return profile, np.full((900, 900, 3), (60, 110, 40), np.uint8)
+
+
+def _last_proposals(proposer: ChangeProposer, frames: list[np.ndarray]) -> list[Reading]:
+    """Show ``frames`` to ``proposer`` in order; what it proposes in the last one."""
+    readings: list[Reading] = []
+    for frame in frames:
+        readings = proposer.propose(frame)
+    return readings
+
+
 def _card(
     frame: np.ndarray, centre: tuple[float, float], angle: float, artwork: tuple[int, int, int]
 ) -> np.ndarray:
@@ -157,8 +168,7 @@ def _card(
 
 
 def test_a_card_tossed_onto_another_is_found_from_what_changed_while_the_table_lay_still() -> None:
-    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
-    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    profile, empty = _square_table()
     first = empty.copy()
     under = _card(first, (430, 450), 10, (40, 40, 180))
     pile = first.copy()
@@ -167,8 +177,7 @@ def test_a_card_tossed_onto_another_is_found_from_what_changed_while_the_table_l
     assert max((iou(r.corners, over) for r in alone), default=0.0) < 0.85  # one frame does not show it
 
     proposer = ChangeProposer(profile, empty)
-    for frame in [empty] * 4 + [first] * 4 + [pile] * 3:  # each change, then lying still
-        readings = proposer.propose(frame)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 3)  # each, then still
     assert max((iou(r.corners, over) for r in readings), default=0.0) < 0.85  # not yet settled
     readings = proposer.propose(pile)
     (arrived,) = [r for r in readings if r.arrived]  # the table has lain still for 3 frames
@@ -178,9 +187,7 @@ def test_a_card_tossed_onto_another_is_found_from_what_changed_while_the_table_l
     assert all(r is arrived or iou(r.corners, under) < 0.3 for r in readings)
     readings = proposer.propose(pile)
     assert max(iou(r.corners, over) for r in readings) > 0.85 and not any(r.arrived for r in readings)
-    for _ in range(4):
-        readings = proposer.propose(empty)  # the trick taken away
-    assert readings == []
+    assert _last_proposals(proposer, [empty] * 4) == []  # the trick taken away
 
 
 def _pips(frame: np.ndarray, centre: tuple[float, float], columns: tuple[float, ...], ink) -> np.ndarray:
@@ -200,23 +207,20 @@ def _pips(frame: np.ndarray, centre: tuple[float, float], columns: tuple[float, 
 def test_a_card_tossed_onto_the_white_of_another_is_joined_from_the_pieces_that_changed() -> None:
     """Where a card lands on another card's white, only its pips and those it covers differ: what
     changed is a strip where it lies on the cloth and a few pieces, joined into one card."""
-    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
-    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    profile, empty = _square_table()
     first = empty.copy()
     _pips(first, (430, 450), (-22,), (40, 40, 200))
     pile = first.copy()
     over = _pips(pile, (430, 470), (-14, 14), (200, 60, 30))  # 75 of its 95 mm on the first card
     proposer = ChangeProposer(profile, empty)
-    for frame in [empty] * 4 + [first] * 4 + [pile] * 4:
-        readings = proposer.propose(frame)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
     (arrived,) = [r for r in readings if r.arrived]
     assert iou(arrived.corners, over) > 0.8
 
 
 def test_a_tossed_card_is_no_longer_proposed_once_a_later_card_covers_a_third_of_it() -> None:
     """Its crop would show the later card's pips where its own were (a six read as a seven)."""
-    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
-    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    profile, empty = _square_table()
     first = empty.copy()
     _card(first, (430, 450), 10, (40, 40, 180))
     second = first.copy()
@@ -225,41 +229,35 @@ def test_a_tossed_card_is_no_longer_proposed_once_a_later_card_covers_a_third_of
     along = np.array([-np.sin(np.radians(55)), np.cos(np.radians(55))])  # the tossed card's long side
     _card(third, tuple(np.array([462.0, 440.0]) + 0.6 * max(CARD_MM) * along), 55, (30, 160, 160))
     proposer = ChangeProposer(profile, empty)
-    for frame in [empty] * 4 + [first] * 4 + [second] * 4:
-        readings = proposer.propose(frame)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [second] * 4)
     assert max(iou(r.corners, tossed) for r in readings) > 0.85
-    for frame in [third] * 4:
-        readings = proposer.propose(frame)
+    readings = _last_proposals(proposer, [third] * 4)
     assert len(readings) >= 1 and max(iou(r.corners, tossed) for r in readings) < 0.5
 
 
 def test_a_card_tossed_onto_another_side_to_side_is_not_cut_as_a_row_of_two() -> None:
     """Two cards lying over each other side to side fill a rectangle that looks like a row of two
     narrow cards; the card seen arriving wins over the row's card near it."""
-    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
-    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    profile, empty = _square_table()
     first = empty.copy()
     _card(first, (430, 450), 0, (40, 40, 180))
     pile = first.copy()
     over = _card(pile, (470, 450), 0, (170, 60, 30))  # two thirds over the first card
     proposer = ChangeProposer(profile, empty)
-    for frame in [empty] * 4 + [first] * 4 + [pile] * 4:
-        readings = proposer.propose(frame)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
     (arrived,) = [r for r in readings if r.arrived]
     assert iou(arrived.corners, over) > 0.85
     assert all(r is arrived or iou(r.corners, over) < 0.3 for r in readings)
 
 
 def test_two_cards_tossed_onto_a_card_before_the_table_lies_still_are_both_found() -> None:
-    profile = profile_from_corners([[0, 0], [900, 0], [900, 900], [0, 900]], (900, 900))  # 1 px per mm
-    empty = np.full((900, 900, 3), (60, 110, 40), np.uint8)
+    profile, empty = _square_table()
     first = empty.copy()
     _card(first, (430, 450), 10, (40, 40, 180))
     pile = first.copy()
     tossed = [_card(pile, (470, 430), 60, (170, 60, 30)), _card(pile, (400, 500), 100, (30, 160, 160))]
     proposer = ChangeProposer(profile, empty)
-    for frame in [empty] * 4 + [first] * 4 + [pile] * 4:
-        readings = proposer.propose(frame)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
     arrived = [r for r in readings if r.arrived]  # the frame the table has lain still in for 3 frames
     assert len(arrived) == 2
     for card in tossed:
