@@ -7,17 +7,17 @@ and lying still after it, though, only that card changed: the difference has one
 hull fills the card again; when two cards came before the table lay still again, the blob is
 searched card by card). Each card so found is kept as a layer of the pile and proposed while the
 table still shows a card there and it looks as it did at the last still moment; a layer whose
-place changed at a later still moment (the card taken away) or that the cards found after it
-mostly cover is no longer proposed.
+place changed at a later still moment (the card taken away), or a third of which the cards found
+after it cover, is no longer proposed.
 
 The table lies still, for its piles, when nothing moves where piles lie (the play area and a
 margin around it) and no arm reaches there: a player drawing from the stock, which takes a while
 after each trick, does not hold the piles back, nor is the stock taken for one.
 
-Every card found lying when the table lay still (a layer, or a card seen whole) is remembered
-until its place changes or nothing lies there: a card pieced together from a blob near one is
-that card, already known (seen again when the cards over it are moved or it shows partly), not
-a new one.
+Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
+is remembered until its place changes or nothing lies there: a card pieced together from a blob
+near one is that card, already known (seen again when the cards over it are moved or it shows
+partly), not a new one.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ drifting through the evening does not matter). Changed regions are cleaned with 
 contour's minimum-area rectangle is kept when its sides match the known card size, split when it
 holds a row of cards; a blob of cards that touch or overlap at other angles is searched card by
 card (:mod:`companion.table.peel`), and small fragments that together make one card are merged.
-A card tossed onto other cards is found from what changed between two moments the table lay
-still (:mod:`companion.table.layers`). A blob that touches the table's edge is an arm reaching
+A card tossed onto other cards is found from what changed between two moments the play area
+lay still (:mod:`companion.table.layers`). A blob that touches the table's edge is an arm reaching
 in and is not a card, but it says from which side of the table someone reaches in: it comes back
 as a :class:`~companion.vision.readings.Reach`. Proposals come back as
 :class:`~companion.vision.readings.Reading` in image pixels, with no identity; the face is only
