@@ -73,6 +73,9 @@ class _Box:
     fit: float
     arrived: bool = False  # a pile's card, found as the table settled in this frame
 
+    def rectangle(self) -> Layer:
+        return Layer(self.center, self.size, self.angle)
+
 
 class ChangeProposer:
     """Oriented card proposals from the difference with the empty table.
@@ -190,7 +193,7 @@ class ChangeProposer:
         two); a card pieced together near a card known to lie there (a layer, or a card seen whole
         at a still moment) is that card, partly covered, and is left out."""
         assert self._pile is not None  # started by changed()
-        self._pile.update(table, mask, arms, [Layer(box.center, box.size, box.angle) for box in whole])
+        self._pile.update(table, mask, arms, [box.rectangle() for box in whole])
         near = 0.5 * self._card[0]
         self._pile.forget_near([box.center for box in whole], near)
         piles = [layer.center for layer in self._pile.lying]
@@ -210,7 +213,7 @@ class ChangeProposer:
         found = self._card_boxes(cv2.convexHull(contour), self.config.min_fill_piled)
         if len(found) != 1 and cv2.contourArea(contour) < MAX_PEEL_CARDS * self._card[0] * self._card[1]:
             found = self._peeled(contour)
-        return [Layer(box.center, box.size, box.angle) for box in found]
+        return [box.rectangle() for box in found]
 
     def _enters_from_outside(self, contour: np.ndarray) -> bool:
         """Whether a blob touches the table's edge: an arm reaching in, not a card lying on the table."""
