@@ -219,6 +219,7 @@ class Tracker:
         )
         self._next_id += 1
         track.absorb(reading, t, self.config)
+        track.placed = track.placed or reading.arrived  # the pile lay still for it to be found
         return track
 
     def _brought_from(self, center: np.ndarray) -> tuple[float, float] | None:

@@ -182,18 +182,36 @@ class PileLayers:
     def _cards_in(self, difference: np.ndarray) -> list[Layer]:
         """The card rectangles that fit the blobs of ``difference`` lying inside the table, its
         pieces less than ``JOIN_GAP`` apart joined first."""
-        height, width = difference.shape
         gap = round(JOIN_GAP * self._short)
-        difference = cv2.morphologyEx(
+        joined = cv2.morphologyEx(
             difference, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))
         )
+        pieces = self._blobs(difference)
         found = []
-        for contour in cv2.findContours(difference, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        for blob in self._blobs(joined):
+            cards = self._cards_of(blob)
+            if not cards:  # joined to a speck of the cloth beside it: the card is one of its pieces
+                inside = [piece for piece in pieces if _within(piece, blob)]
+                cards = [card for piece in inside for card in self._cards_of(piece)]
+            found.extend(cards)
+        return found
+
+    def _blobs(self, mask: np.ndarray) -> list[np.ndarray]:
+        """The contours of ``mask`` at least half a card large that lie inside the table."""
+        height, width = mask.shape
+        blobs = []
+        for contour in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             x, y, w, h = cv2.boundingRect(contour)
             inside = x > 1 and y > 1 and x + w < width - 1 and y + h < height - 1
             if inside and cv2.contourArea(contour) >= 0.5 * self._card_area:
-                found.extend(self._cards_of(contour))
-        return found
+                blobs.append(contour)
+        return blobs
+
+
+def _within(piece: np.ndarray, blob: np.ndarray) -> bool:
+    """Whether the contour ``piece`` lies inside the contour ``blob`` (its first point does)."""
+    x, y = piece.reshape(-1, 2)[0]
+    return cv2.pointPolygonTest(blob, (float(x), float(y)), False) >= 0
 
 
 def far_from(

@@ -16,7 +16,7 @@ a hint from colour (a mostly white card is face up), unreliable on decks printed
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
@@ -195,6 +195,9 @@ class ChangeProposer:
         assert self._pile is not None  # started by changed()
         self._pile.update(table, mask, arms, [box.rectangle() for box in whole])
         near = 0.5 * self._card[0]
+        new = [layer.center for layer in self._pile.arrived]  # a card seen whole there is that card
+        elsewhere = far_from([box.center for box in whole], new, near)
+        whole = [box if i in elsewhere else replace(box, arrived=True) for i, box in enumerate(whole)]
         self._pile.forget_near([box.center for box in whole], near)
         piles = [layer.center for layer in self._pile.lying]
         kept = [pieced[i] for i in far_from([box.center for box in pieced], piles, near)]

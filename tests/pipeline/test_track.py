@@ -157,3 +157,15 @@ def test_a_card_seen_arriving_replaces_the_card_seen_moving_there(seen):
     )
     assert sorted(str(c.card) for c in state.cards) == ["1B", "3B"]
     assert under.id in {c.id for c in state.cards}
+
+
+def test_a_card_seen_arriving_is_placed_though_covered_at_once(seen):
+    """A card is found arriving once the pile lay still for it; the next player's card may cover it
+    a few frames later, before it could be seen lying still for settle_s. It was placed all the same."""
+    from dataclasses import replace
+
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[replace(seen(300, 300, "1O"), arrived=True)], [seen(300, 300, "1O")]])
+    assert [str(c.card) for c in state.placed()] == ["1O"]
+    covered = feed(tracker, [[]] * 3, start=0.2)
+    assert [c.id for c in covered.placed()] == [c.id for c in state.placed()]
