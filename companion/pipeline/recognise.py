@@ -134,7 +134,7 @@ class Recogniser:
         out += self._collected(present, table.t)
         for card in sorted(new, key=lambda c: c.still_since):
             if at_trump_spot(self.zones, card.position, self.config.trump_margin):
-                out += self._at_trump_spot(card, table.t) or []
+                out += self._at_trump_spot(card, table) or []
             elif in_play(self.zones, card.position, self.config.play_margin):
                 events = self._played(card, table.t)
                 if events is None:  # a doubtful card is watched longer; later cards wait their turn
@@ -144,8 +144,8 @@ class Recogniser:
 
     # --- the trump spot ------------------------------------------------------------------
 
-    def _at_trump_spot(self, card: TableCard, t: float) -> list[Recognised] | None:
-        state = self.session.view().state
+    def _at_trump_spot(self, card: TableCard, table: TableState) -> list[Recognised] | None:
+        state, t = self.session.view().state, table.t
         if self._over:
             self._next_deal()
             state = self.session.view().state
@@ -171,6 +171,8 @@ class Recogniser:
         if choice.card == trump:  # the same card, seen anew
             self._roles[card.id] = "trump"
             return []
+        if self._face_up_shows(table, trump, card.still_since):  # not swapped: it is there, seen more whole
+            return None
         if not self._decided(choice, card, t):
             return None
         self._roles[card.id] = "trump"
@@ -184,6 +186,17 @@ class Recogniser:
             return [self._event("swap", t, f"unexplained {choice.card} at the trump spot", card, flagged)]
         name = seat_name(self.session.view().state, seat)
         return [self._event("swap", t, f"{name} swaps {trump} for {choice.card}", card, choice, seat)]
+
+    def _face_up_shows(self, table: TableState, face_up: Card, since: float) -> bool:
+        """Whether the card taken for the face-up trump card was seen where it lay, as itself, since
+        ``since`` (when a card came to rest beside it): a swap takes it away. Once the stock is drawn,
+        the whole of it shows, a second card beside its end that may be misread."""
+        return any(
+            self._roles.get(card.id) == "trump"
+            and card.last_seen >= since
+            and card.probability(face_up) >= self.config.sure
+            for card in table.cards
+        )
 
     def _trump_replaced(self, card: TableCard, t: float) -> list[Recognised]:
         """The card at the trump spot, watched on: once it is surely a card that may take the

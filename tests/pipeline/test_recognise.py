@@ -235,3 +235,13 @@ def test_something_at_the_trump_spot_that_is_no_card_there_is_ignored(seen):
     # the stock seen alone: its back read as a spread of unlikely cards, a little of it on the 7O
     script.put("stock", TRUMP_AT, "5C", 0.2, ("7O", 0.15), ("1B", 0.15), ("3E", 0.1)).hold(2)
     assert script.kinds() == ["trump"] and script.state.face_up == Card.parse("12O")
+
+
+def test_a_card_beside_the_face_up_trump_card_is_no_swap_while_that_card_is_still_seen(seen):
+    """Once the stock is drawn, the whole of the trump card shows beside the end seen so far, and
+    may be misread as the 7; a swap takes the face-up card away: only then is the 7 there a swap."""
+    script = Script(seen).put("trump", TRUMP_AT, "12O").hold(1)
+    script.put("whole", (TRUMP_AT[0] - 50, TRUMP_AT[1]), "7O").hold(2)
+    assert script.kinds() == ["trump"]
+    script.take("trump").hold(1.5)
+    assert script.kinds() == ["trump", "swap"] and script.state.face_up == Card.parse("7O")
