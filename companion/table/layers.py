@@ -32,6 +32,8 @@ import numpy as np
 SETTLE_FRAMES = 3
 #: Moving pixels, as a share of a card's area, below which a frame lies still.
 STILL_SHARE = 0.05
+#: The box (px) each frame is smoothed over before it is compared with the last for motion.
+SMOOTH = (5, 5)
 #: A layer is dropped when this share of it changed between two still moments.
 GONE_SHARE = 0.25
 #: A layer is no longer proposed when the cards found after it cover this share of it: its crop
@@ -85,7 +87,7 @@ class PileLayers:
         cards_of: Callable[[np.ndarray], list[Layer]],
     ) -> None:
         self._settled = settled
-        self._previous = settled
+        self._previous = cv2.blur(settled, SMOOTH)
         self._still_frames = SETTLE_FRAMES  # the empty table is the first still moment
         self._card_area = card[0] * card[1]
         self._short = min(card)
@@ -104,8 +106,9 @@ class PileLayers:
     ) -> None:
         """Watch one rectified frame, ``changed`` its difference from the empty table; ``arms`` the
         contours of the arms reaching in, ``whole`` the cards whose outline it shows whole."""
-        moving = np.count_nonzero(self._changes(self._previous, table) & self._area)
-        self._previous = table
+        smooth = cv2.blur(table, SMOOTH)  # a noisy picture's grain is no motion
+        moving = np.count_nonzero(self._changes(self._previous, smooth) & self._area)
+        self._previous = smooth
         armed = any(self._reaches_piles(arm) for arm in arms)
         still = not armed and moving < STILL_SHARE * self._card_area
         self._still_frames = self._still_frames + 1 if still else 0

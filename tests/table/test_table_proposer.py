@@ -329,3 +329,20 @@ def test_a_card_laid_alone_is_seen_arriving_when_the_table_settles() -> None:
     (seen,) = proposer.propose(laid)
     assert seen.arrived and iou(seen.corners, card) > 0.85
     assert [r.arrived for r in proposer.propose(laid)] == [False]
+
+
+def test_a_card_laid_in_a_grainy_picture_is_seen_arriving() -> None:
+    """A camera's grain (blotchy, after its compression) differs from frame to frame all over the
+    table; it is no motion, and the table lies still for the piles all the same."""
+    profile, empty = _square_table()
+    laid = empty.copy()
+    card = _card(laid, (430, 450), 10, (40, 40, 180))
+    rng = np.random.default_rng(7)
+
+    def grainy(frame: np.ndarray) -> np.ndarray:
+        grain = cv2.GaussianBlur(rng.normal(0, 60, frame.shape), (0, 0), 1.5)
+        return np.clip(frame + grain, 0, 255).astype(np.uint8)
+
+    proposer = ChangeProposer(profile, empty)
+    arrived = [r for frame in [empty] * 4 + [laid] * 5 for r in proposer.propose(grainy(frame)) if r.arrived]
+    assert len(arrived) == 1 and iou(arrived[0].corners, card) > 0.75  # the grain frays its outline
