@@ -245,3 +245,21 @@ def test_a_card_beside_the_face_up_trump_card_is_no_swap_while_that_card_is_stil
     assert script.kinds() == ["trump"]
     script.take("trump").hold(1.5)
     assert script.kinds() == ["trump", "swap"] and script.state.face_up == Card.parse("7O")
+
+
+def test_a_card_that_shows_while_the_last_trick_still_lies_there_is_not_a_lead(seen):
+    """A trick is gathered before the next is led: a card that shows beside it (one of its cards
+    nudged, seen anew as another card) is no play; once the trick is gathered, the lead is."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "1C").hold(1).put("b", SPOT[1], "5C").hold(1)
+    script.put("nudged", (SPOT[1][0] + 60, SPOT[1][1]), "10E").hold(2)
+    assert script.kinds() == ["trump", "play", "play", "trick"]
+    script.take("a", "b", "nudged").hold(2).put("c", SPOT[0], "2C").hold(1)
+    assert script.kinds()[-2:] == ["collected", "play"] and script.events[-1].doubt is None
+
+
+def test_a_lead_while_the_last_trick_lies_there_long_is_played_and_flagged(seen):
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "1C").hold(1).put("b", SPOT[1], "5C").hold(1)
+    script.put("c", (SPOT[0][0] + 80, SPOT[0][1]), "2C").hold(RecogniseConfig().gather_wait_s + 1)
+    assert script.kinds()[-1] == "play" and "still lay on the table" in script.events[-1].doubt
