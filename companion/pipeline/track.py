@@ -8,7 +8,8 @@ probabilities over the frames it was seen in (a mean at first, then a running me
 forgets, so a card replaced under a hand shows through). A new card remembers where the arm that
 brought it crossed the table's edge (the arm seen lately whose tip came nearest it): the side of the
 player who put it there, wherever on the table it lies. A card seen arriving on a pile (found when
-the table lay still again) is a new card, and replaces the unplaced card seen moving near it.
+the table lay still again) is a new card, placed at once (the pile lay still for it to be found; the
+next player's card may cover it a moment later), and replaces the unplaced card seen moving near it.
 """
 
 from __future__ import annotations

@@ -39,8 +39,9 @@ GONE_SHARE = 0.25
 #: A layer is no longer proposed when the cards found after it cover this share of it: its crop
 #: would show their pips where its own were (a six of coins a third covered read as the seven).
 HIDDEN_SHARE = 0.3
-#: A layer is proposed only while this share of it differs from the empty table (a card lies there).
-PRESENT_SHARE = 0.7
+#: A layer is proposed only while this share of it differs from the empty table (a card lies there;
+#: on a checked cloth a white card's white over white squares does not differ, about half of it does).
+PRESENT_SHARE = 0.4
 #: Where a card lands on another card's white, only its pips and the figures it covers differ: the
 #: pieces of what changed closer than this share of a card's short side are one card's.
 JOIN_GAP = 0.5

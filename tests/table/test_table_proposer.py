@@ -346,3 +346,21 @@ def test_a_card_laid_in_a_grainy_picture_is_seen_arriving() -> None:
     proposer = ChangeProposer(profile, empty)
     arrived = [r for frame in [empty] * 4 + [laid] * 5 for r in proposer.propose(grainy(frame)) if r.arrived]
     assert len(arrived) == 1 and iou(arrived[0].corners, card) > 0.75  # the grain frays its outline
+
+
+def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
+    """Where its white lies on white squares nothing differs from the empty table: about half of
+    it shows as changed, and still a card lies there (where one was taken away, none of it does)."""
+    profile, empty = _square_table()
+    for x in range(0, 900, 25):
+        for y in range(0, 900, 25):
+            if (x // 25 + y // 25) % 2:
+                cv2.rectangle(empty, (x, y), (x + 24, y + 24), (235, 235, 235), -1)
+    first = empty.copy()
+    _card(first, (430, 450), 10, (40, 40, 180))
+    pile = first.copy()
+    over = _card(pile, (470, 440), 65, (235, 235, 235))  # all white, like an ace's face
+    cv2.circle(pile, (470, 440), 12, (30, 120, 200), -1)  # its one pip
+    proposer = ChangeProposer(profile, empty)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
+    assert [iou(r.corners, over) > 0.8 for r in readings if r.arrived] == [True]
