@@ -11,8 +11,9 @@ place changed at a later still moment (the card taken away), or a third of which
 after it cover, is no longer proposed.
 
 The table lies still, for its piles, when nothing moves where piles lie (the play area and a
-margin around it) and no arm reaches there: a player drawing from the stock, which takes a while
-after each trick, does not hold the piles back, nor is the stock taken for one.
+margin around it; each frame smoothed first, so a camera's grain is no motion) and no arm reaches
+there: a player drawing from the stock, which takes a while after each trick, does not hold the
+piles back, nor is the stock taken for one.
 
 Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
 is remembered until its place changes or nothing lies there: a card pieced together from a blob

@@ -189,10 +189,10 @@ class ChangeProposer:
     ) -> list[_Box]:
         """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
         frame: a card whose outline shows whole wins over a layer near it (and carries its arrival,
-        when the layer was found in this frame); a layer wins over a card
-        of a ``row`` cut near it (two cards lying over each other side to side look like a row of
-        two); a card pieced together near a card known to lie there (a layer, or a card seen whole
-        at a still moment) is that card, partly covered, and is left out."""
+        when the layer was found in this frame); a layer wins over a card of a ``row`` cut near it
+        (two cards lying over each other side to side look like a row of two); a card pieced
+        together near a card known to lie there (a layer, or a card seen whole at a still moment)
+        is that card, partly covered, and is left out."""
         assert self._pile is not None  # started by changed()
         self._pile.update(table, mask, arms, [box.rectangle() for box in whole])
         near = 0.5 * self._card[0]
