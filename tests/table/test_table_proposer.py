@@ -364,3 +364,21 @@ def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
     proposer = ChangeProposer(profile, empty)
     readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
     assert [iou(r.corners, over) > 0.8 for r in readings if r.arrived] == [True]
+
+
+def test_two_white_cards_tossed_on_a_checked_cloth_before_it_lies_still_are_sought_in_their_hull() -> None:
+    """Where their white lies on white squares, what changed is ragged: searched card by card it
+    held no card; its convex hull, filled where the white squares hid them, shows the cards."""
+    profile, empty = _square_table()
+    for x in range(0, 900, 25):
+        for y in range(0, 900, 25):
+            if (x // 25 + y // 25) % 2:
+                cv2.rectangle(empty, (x, y), (x + 24, y + 24), (235, 235, 235), -1)
+    pile = empty.copy()
+    cards = []
+    for centre, angle, pip in (((430, 450), 10, (30, 120, 200)), ((460, 470), 80, (200, 60, 30))):
+        cards.append(_card(pile, centre, angle, (235, 235, 235)))  # all white, like an ace's face
+        cv2.circle(pile, centre, 12, pip, -1)
+    proposer = ChangeProposer(profile, empty)
+    arrived = [r for r in _last_proposals(proposer, [empty] * 4 + [pile] * 4) if r.arrived]
+    assert arrived and all(max(iou(r.corners, card) for card in cards) > 0.85 for r in arrived)
