@@ -348,14 +348,20 @@ def test_a_card_laid_in_a_grainy_picture_is_seen_arriving() -> None:
     assert len(arrived) == 1 and iou(arrived[0].corners, card) > 0.75  # the grain frays its outline
 
 
-def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
-    """Where its white lies on white squares nothing differs from the empty table: about half of
-    it shows as changed, and still a card lies there (where one was taken away, none of it does)."""
+def _checked_table() -> tuple[TableProfile, np.ndarray]:
+    """The square table of :func:`_square_table` under a cloth of green and white 25 mm squares."""
     profile, empty = _square_table()
     for x in range(0, 900, 25):
         for y in range(0, 900, 25):
             if (x // 25 + y // 25) % 2:
                 cv2.rectangle(empty, (x, y), (x + 24, y + 24), (235, 235, 235), -1)
+    return profile, empty
+
+
+def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
+    """Where its white lies on white squares nothing differs from the empty table: about half of
+    it shows as changed, and still a card lies there (where one was taken away, none of it does)."""
+    profile, empty = _checked_table()
     first = empty.copy()
     _card(first, (430, 450), 10, (40, 40, 180))
     pile = first.copy()
@@ -369,11 +375,7 @@ def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
 def test_two_white_cards_tossed_on_a_checked_cloth_before_it_lies_still_are_sought_in_their_hull() -> None:
     """Where their white lies on white squares, what changed is ragged: searched card by card it
     held no card; its convex hull, filled where the white squares hid them, shows the cards."""
-    profile, empty = _square_table()
-    for x in range(0, 900, 25):
-        for y in range(0, 900, 25):
-            if (x // 25 + y // 25) % 2:
-                cv2.rectangle(empty, (x, y), (x + 24, y + 24), (235, 235, 235), -1)
+    profile, empty = _checked_table()
     pile = empty.copy()
     cards = []
     for centre, angle, pip in (((430, 450), 10, (30, 120, 200)), ((460, 470), 80, (200, 60, 30))):
