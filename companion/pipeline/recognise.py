@@ -249,7 +249,7 @@ class Recogniser:
         if card.confidence >= self.config.sure and card.card in self._on_table():
             self._roles[card.id] = "ignored"  # a card of a trick still lying there, seen anew
             return []
-        early = not state.current and self._uncollected  # a lead while the last trick still lies there
+        early = not state.current and bool(self._uncollected)  # a lead while the last trick lies there
         if early and t - self._placed_at[card.id] < self.config.gather_wait_s:
             return None  # a trick is gathered before the next is led: one of its cards, seen anew
         choice = choose(card.identity, playable(state), self.config)

@@ -191,12 +191,11 @@ class PileLayers:
         joined = cv2.morphologyEx(
             difference, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))
         )
-        pieces = self._blobs(difference)
         found = []
         for blob in self._blobs(joined):
             cards = self._cards_of(blob)
             if not cards:  # joined to a speck of the cloth beside it: the card is one of its pieces
-                inside = [piece for piece in pieces if _within(piece, blob)]
+                inside = [piece for piece in self._blobs(difference) if _within(piece, blob)]
                 cards = [card for piece in inside for card in self._cards_of(piece)]
             found.extend(cards)
         return found

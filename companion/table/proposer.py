@@ -215,9 +215,10 @@ class ChangeProposer:
         """The cards of a blob of what changed while the table moved: one card, whose convex hull
         fills most of the white it may share with a card under it, or the cards of a blob of several
         (sought in its hull when the blob is too ragged: white cards on a checked cloth's white)."""
-        found = self._card_boxes(cv2.convexHull(contour), self.config.min_fill_piled)
+        hull = cv2.convexHull(contour)
+        found = self._card_boxes(hull, self.config.min_fill_piled)
         if len(found) != 1 and cv2.contourArea(contour) < MAX_PEEL_CARDS * self._card[0] * self._card[1]:
-            found = self._peeled(contour) or self._peeled(cv2.convexHull(contour))
+            found = self._peeled(contour) or self._peeled(hull)
         return [box.rectangle() for box in found]
 
     def _enters_from_outside(self, contour: np.ndarray) -> bool:
