@@ -43,6 +43,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "slower per batch (default 3: up to stride 8)",
     )
     detector.add_argument(
+        "--hours",
+        type=float,
+        help="stop after this long, the epochs and the learning-rate schedule fitted to it "
+        "(after the first epoch; --epochs is then only the first estimate)",
+    )
+    detector.add_argument(
+        "--cache", action="store_true", help="keep the decoded training images in memory (faster)"
+    )
+    detector.add_argument(
         "--checkpoint-minutes", type=float, default=10.0, help="also save last.pt this often within an epoch"
     )
     detector.add_argument(
@@ -98,6 +107,8 @@ def run_detector(args: argparse.Namespace) -> int:
             lr0=args.lr0,
             bf16=args.bf16,
             frozen_stages=TrainSettings.frozen_stages if args.frozen_stages is None else args.frozen_stages,
+            hours=args.hours,
+            cache=args.cache,
         )
         best = train_detector(args.data or Path(), settings, resume=args.resume, weights=args.weights)
     onnx = export_onnx(best, out, imgsz=args.imgsz)

@@ -43,7 +43,9 @@ class TrainSettings:
 
     ``lr0`` fine-tunes a trained detector from that learning rate (:func:`_schedule`); ``bf16``
     runs the network's forward pass in bfloat16 on a CPU (:func:`_bfloat16_forward`);
-    ``frozen_stages`` of the backbone keep their ImageNet weights (:func:`frozen_layers`)."""
+    ``frozen_stages`` of the backbone keep their ImageNet weights (:func:`frozen_layers`);
+    ``hours`` ends the run after that long, its number of epochs and its learning-rate schedule
+    fitted to it after the first epoch; ``cache`` keeps the decoded images in memory."""
 
     epochs: int = 100
     imgsz: int = 512
@@ -57,6 +59,8 @@ class TrainSettings:
     lr0: float | None = None
     bf16: bool = False
     frozen_stages: int = FROZEN_STAGES
+    hours: float | None = None
+    cache: bool = False
 
 
 def _offline() -> None:
@@ -127,6 +131,16 @@ def _schedule(lr0: float | None) -> dict:
     return {"optimizer": "AdamW", "lr0": lr0, "lrf": 0.01, "warmup_epochs": 0.2}
 
 
+def mixed_precision(device: str) -> bool | str:
+    """Ultralytics' ``amp`` for ``device``: none on a CPU (``--bf16`` is ours), bfloat16 on a GPU
+    that has it (no loss scaling, and no check that downloads a model first), else float16."""
+    if device == "cpu":
+        return False
+    import torch
+
+    return "bf16" if torch.cuda.is_bf16_supported() else True
+
+
 def _why_not_resumable(checkpoint: Path) -> str | None:
     """Why ultralytics cannot resume the run of ``checkpoint``, or None if it can."""
     import torch
@@ -155,6 +169,8 @@ def train_detector(
 
     ``weights`` starts a new run from a checkpoint instead of from scratch.
     """
+    if settings.hours is not None and settings.hours <= 0:
+        raise MalformedInput(f"--hours must be positive, got {settings.hours}")
     if settings.bf16 and settings.device != "cpu":
         raise MalformedInput("--bf16 is for training on a CPU; a GPU trains in mixed precision already")
     frozen = frozen_layers(settings.frozen_stages)
@@ -188,12 +204,15 @@ def train_detector(
             exist_ok=True,
             pretrained=weights is not None,  # ultralytics drops a checkpoint's weights otherwise
             plots=False,
-            amp=settings.device != "cpu",
+            amp=mixed_precision(settings.device),
+            time=settings.hours,
+            cache="ram" if settings.cache else False,
             seed=settings.seed,
             deterministic=True,
             degrees=0.0,  # renders already turn cards every way
             flipud=0.5,
             fliplr=0.5,
+            mosaic=0.0,  # a mosaic shrinks cards that are already 5-24% of the frame
             patience=1000,
             freeze=list(frozen),
             **_schedule(settings.lr0),

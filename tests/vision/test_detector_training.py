@@ -96,10 +96,15 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
         "--bf16",
         "--frozen-stages",
         "2",
+        "--hours",
+        "0.01",
+        "--cache",
     ]
     assert main([*again, "--export", str(tmp_path / "again.onnx"), "--json"]) == 0
     log = capsys.readouterr()
     assert "Transferred" in log.out + log.err  # the new run starts from the checkpoint's weights
+    assert "Starting training for 0.01 hours" in log.out + log.err  # its length set by the clock
+    assert "Caching images" in log.out + log.err
     assert "AdamW(lr=0.0005" in log.out + log.err  # fine-tuned from the rate given
     frozen = log.out + log.err
     assert "Freezing layer 'model.0._blocks.2." in frozen and "'model.0._blocks.3." not in frozen
@@ -130,6 +135,12 @@ def test_freezing_more_stages_than_the_backbone_has_is_a_clear_error(tmp_path: P
     assert main(["train", "detector", "--data", str(tmp_path), "--frozen-stages", stages]) == 2
     error = capsys.readouterr().err
     assert "6 stages" in error and error.count("\n") == 1
+
+
+def test_a_run_of_no_hours_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    assert main(["train", "detector", "--data", str(tmp_path), "--hours", "0"]) == 2
+    error = capsys.readouterr().err
+    assert "--hours" in error and error.count("\n") == 1
 
 
 def test_bfloat16_on_a_gpu_is_a_clear_error(tmp_path: Path, capsys) -> None:
