@@ -138,7 +138,7 @@ def mixed_precision(device: str) -> bool | str:
         return False
     import torch
 
-    return "bf16" if torch.cuda.is_bf16_supported() else True
+    return "bf16" if torch.cuda.is_bf16_supported(including_emulation=False) else True
 
 
 def _why_not_resumable(checkpoint: Path) -> str | None:
