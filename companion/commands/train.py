@@ -27,7 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detector.add_argument("--project", type=Path, default=Path("runs/detector"), help="where runs are kept")
     detector.add_argument("--name", default="train", help="run name under --project")
     detector.add_argument("--resume", action="store_true", help="continue the run --project/--name")
-    detector.add_argument("--weights", type=Path, help="start a new run from this checkpoint")
+    detector.add_argument(
+        "--weights",
+        type=Path,
+        help="start a new run from this checkpoint, or from an exported detector (such as "
+        "models/detector.onnx: its weights are read back out of it)",
+    )
     detector.add_argument(
         "--lr0", type=float, help="fine-tune from this learning rate (AdamW, decaying to 1%% of it)"
     )

@@ -1,7 +1,8 @@
 """Training the card detector: ultralytics YOLO-OBB on ImageNet-trained EfficientNet-Lite0 stages,
 and its export to ONNX.
 
-This is the only module that touches ultralytics; run-time inference lives in
+Only this module and :mod:`companion.training.from_onnx` (which reads a trainable checkpoint back
+out of an exported detector) touch ultralytics; run-time inference lives in
 :mod:`companion.vision.detector` and needs only ONNX Runtime.
 """
 
@@ -24,6 +25,10 @@ neck and head, two classes."""
 FROZEN_STAGES = 3
 """By default the stem and the backbone's first three stages (up to stride 8) keep their ImageNet
 weights: generic edges and textures are learnt there already, and back-propagation costs the most."""
+
+
+CALIBRATION_IMAGES = 32
+"""Training images whose statistics a detector read back from ONNX is recalibrated on."""
 
 
 def frozen_layers(stages: int) -> tuple[str, ...]:
@@ -191,6 +196,8 @@ def train_detector(
         data_yaml = data / "data.yaml" if data.is_dir() else data
         if not data_yaml.is_file():
             raise MissingResource(f"no dataset description at {data_yaml}")
+        if weights is not None and weights.suffix == ".onnx":
+            weights = _from_onnx(weights, data_yaml.parent, run, settings.imgsz)
         model = _with_callbacks(YOLO(str(weights) if weights else str(MODEL_YAML), task="obb"), settings)
         model.train(
             data=str(data_yaml),
@@ -219,6 +226,15 @@ def train_detector(
         )
     best = run / "weights" / "best.pt"
     return best if best.is_file() else last
+
+
+def _from_onnx(onnx_path: Path, data: Path, run: Path, imgsz: int) -> Path:
+    """A checkpoint of the exported detector ``onnx_path`` (:mod:`companion.training.from_onnx`),
+    recalibrated on the first training images of ``data``, written into the run's folder."""
+    from companion.training.from_onnx import checkpoint_from_onnx
+
+    images = sorted((data / "images" / "train").glob("*.jpg"))[:CALIBRATION_IMAGES]
+    return checkpoint_from_onnx(onnx_path, run / "from-onnx.pt", images, imgsz)
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int | None = None) -> Path:

@@ -27,8 +27,8 @@ class DetectorSettings:
     weaker of two boxes is dropped; ``max_det``: most cards reported per frame. The defaults are
     the pair with the best face-up F1 on two tuning sets together (models/MODEL_CARD.md)."""
 
-    conf: float = 0.4
-    iou: float = 0.7
+    conf: float = 0.55
+    iou: float = 0.75
     max_det: int = 100
 
 

@@ -90,7 +90,7 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
         "--name",
         "again",
         "--weights",
-        str(tmp_path / "runs" / "smoke" / "weights" / "last.pt"),
+        str(onnx),  # read back out of the exported file
         "--lr0",
         "0.0005",
         "--bf16",
@@ -102,7 +102,7 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
     ]
     assert main([*again, "--export", str(tmp_path / "again.onnx"), "--json"]) == 0
     log = capsys.readouterr()
-    assert "Transferred" in log.out + log.err  # the new run starts from the checkpoint's weights
+    assert "Transferred 517/517" in log.out + log.err  # the new run starts from every exported weight
     assert "Starting training for 0.01 hours" in log.out + log.err  # its length set by the clock
     assert "Caching images" in log.out + log.err
     assert "AdamW(lr=0.0005" in log.out + log.err  # fine-tuned from the rate given
@@ -225,3 +225,52 @@ def test_a_run_that_cannot_be_resumed_is_a_clear_error(tmp_path: Path, capsys, s
     assert main(["train", "detector", "--resume", "--project", str(tmp_path), "--name", "run"]) == 2
     error = capsys.readouterr().err
     assert why in error and f"--weights {last}" in error and error.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_a_detector_read_back_from_onnx_computes_what_the_onnx_file_does(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    import onnxruntime
+    import torch
+    from ultralytics import YOLO
+
+    from companion.training.detector import TrainSettings, export_onnx, train_detector
+    from companion.training.from_onnx import checkpoint_from_onnx
+    from companion.vision.detector import letterbox
+
+    torch.set_num_threads(1)
+    settings = TrainSettings(epochs=1, imgsz=64, batch=2, workers=0, project=tmp_path / "runs", name="one")
+    onnx = export_onnx(train_detector(tiny_dataset, settings), tmp_path / "one.onnx")
+    images = sorted((tiny_dataset / "images" / "train").glob("*.jpg"))
+    rebuilt = checkpoint_from_onnx(onnx, tmp_path / "rebuilt.pt", images, 64)
+
+    network = YOLO(str(rebuilt), task="obb").model.float().eval()
+    session = onnxruntime.InferenceSession(str(onnx), providers=["CPUExecutionProvider"])
+    for path in sorted((tiny_dataset / "images" / "val").glob("*.jpg")):
+        tensor = letterbox(cv2.imread(str(path)), 64)[0]
+        expected = session.run(None, {session.get_inputs()[0].name: tensor})[0]
+        with torch.no_grad():
+            got = network(torch.from_numpy(tensor))[0].numpy()
+        assert got.shape == expected.shape
+        assert np.abs(got - expected).max() < 0.02 * np.abs(expected).max()  # weights kept in float16
+
+    # Training normalises with the batch's statistics: on the images it was recalibrated on, the
+    # backbone computes in training what it computes in evaluation.
+    backbone = network.model[0]
+    batch = torch.from_numpy(np.concatenate([letterbox(cv2.imread(str(p)), 64)[0] for p in images]))
+    with torch.no_grad():
+        evaluated = backbone.eval()(batch)
+        trained = backbone.train()(batch)
+    for e, t in zip(evaluated, trained, strict=True):
+        assert (t - e).abs().max() < 0.05 * e.abs().max()
+
+
+def test_an_onnx_file_of_another_layout_is_a_clear_error(tmp_path: Path) -> None:
+    from companion.errors import MalformedInput
+    from companion.paths import models_dir
+    from companion.training.from_onnx import checkpoint_from_onnx
+
+    identifier = models_dir() / "identifier.onnx"
+    with pytest.raises(MalformedInput, match="not a detector of this layout"):
+        checkpoint_from_onnx(identifier, tmp_path / "x.pt", [], 64)
