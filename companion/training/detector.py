@@ -136,7 +136,7 @@ def _schedule(lr0: float | None) -> dict:
     return {"optimizer": "AdamW", "lr0": lr0, "lrf": 0.01, "warmup_epochs": 0.2}
 
 
-def mixed_precision(device: str) -> bool | str:
+def _mixed_precision(device: str) -> bool | str:
     """Ultralytics' ``amp`` for ``device``: none on a CPU (``--bf16`` is ours), bfloat16 on a GPU
     that has it (no loss scaling, and no check that downloads a model first), else float16."""
     if device == "cpu":
@@ -211,7 +211,7 @@ def train_detector(
             exist_ok=True,
             pretrained=weights is not None,  # ultralytics drops a checkpoint's weights otherwise
             plots=False,
-            amp=mixed_precision(settings.device),
+            amp=_mixed_precision(settings.device),
             time=settings.hours,
             cache="ram" if settings.cache else False,
             seed=settings.seed,
