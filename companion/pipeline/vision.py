@@ -29,6 +29,14 @@ def merged(first: Sequence[Reading], second: Sequence[Reading], min_distance: fl
     return [*first, *(second[i] for i in apart)]
 
 
+def off_piles(readings: Sequence[Reading], lying: np.ndarray, min_distance: float) -> list[Reading]:
+    """``readings`` without those whose centre lies within ``min_distance`` of a card known to lie
+    on a pile (``lying``, image px): such a box is that card, partly covered by the cards over it,
+    or a pile of them; the change proposer finds a card arriving there from what changed."""
+    centres = [(float(x), float(y)) for x, y in lying]
+    return [readings[i] for i in far_from([r.center for r in readings], centres, min_distance)]
+
+
 def by_zone(readings: Sequence[Reading], profile: TableProfile, config: RecogniseConfig) -> list[Reading]:
     """Change proposals made sense of by where they lie: in the play area and at the trump spot
     cards lie face up (paper colour alone, cream or aged, is a poor hint), and the trump card's
@@ -75,7 +83,8 @@ def make_see(
 
     ``detector`` uses the learned detector; ``changes`` the difference with the empty
     table (``empty_table``, or the first frame seen); ``both`` joins them, the proposer's
-    quad winning where both found the same card (it knows which card just arrived on a pile).
+    quad winning where both found the same card (it knows which card just arrived on a pile), and
+    the detector's boxes on cards known to lie on a pile left out (:func:`off_piles`).
     """
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
@@ -107,6 +116,8 @@ def make_see(
         reaches: tuple[Reach, ...] = ()
         if proposer is not None:
             changes = proposer.look(frame)
+            if found:
+                found = off_piles(found, proposer.lying(), 0.5 * card_px)
             found = merged(by_zone(changes.readings, profile, zones), found, 0.5 * card_px)
             reaches = changes.reaches
         return Sight(tuple(namer.name(frame, found)), reaches)

@@ -178,6 +178,14 @@ class ChangeProposer:
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
 
+    def lying(self) -> np.ndarray:
+        """The centres (image px, N x 2) of the cards known to lie on the piles: each found at a
+        still moment (a layer, or a card seen whole) and not moved away since."""
+        if self._pile is None or not self._pile.lying:
+            return np.empty((0, 2), np.float32)
+        centres = np.array([layer.center for layer in self._pile.lying], np.float64)
+        return self.profile.to_image(centres / self.config.px_per_mm)
+
     def _with_layers(
         self,
         table: np.ndarray,

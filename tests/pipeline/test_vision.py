@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.pipeline.config import RecogniseConfig
-from companion.pipeline.vision import by_zone, completed_under_stock, merged
+from companion.pipeline.vision import by_zone, completed_under_stock, merged, off_piles
 from companion.table.profile import profile_from_corners
 from companion.vision.readings import Face, Reading
 
@@ -40,3 +40,12 @@ def test_merged_keeps_one_reading_per_card():
     a, b = box(100, 100, 161, 195, Face.UP), box(300, 100, 361, 195)
     again = box(103, 98, 163, 196)
     assert merged([a], [again, b], 30.0) == [a, b]
+
+
+def test_a_box_on_a_card_known_to_lie_on_a_pile_is_left_out():
+    """A detector box centred within half a card of a card the proposer knows lies on a pile is that
+    card, partly covered, or the pile: left out; a box elsewhere is kept."""
+    on_pile, beside = box(300, 260, 361, 355, Face.UP), box(420, 260, 481, 355, Face.UP)
+    lying = np.array([[325.0, 300.0]])  # 10.5 px from the first box's centre
+    assert off_piles([on_pile, beside], lying, 30.0) == [beside]
+    assert off_piles([on_pile, beside], np.empty((0, 2)), 30.0) == [on_pile, beside]

@@ -331,6 +331,21 @@ def test_a_card_laid_alone_is_seen_arriving_when_the_table_settles() -> None:
     assert [r.arrived for r in proposer.propose(laid)] == [False]
 
 
+def test_the_cards_known_to_lie_on_the_piles_are_told_in_image_pixels() -> None:
+    """Once the table lies still, a card laid there is known to lie there, at its centre in the
+    image, until it is taken away."""
+    profile, empty = _square_table()
+    laid = empty.copy()
+    card = _card(laid, (440, 450), 30, (40, 40, 180))
+    proposer = ChangeProposer(profile, empty)
+    assert proposer.lying().shape == (0, 2)
+    _last_proposals(proposer, [empty] * 4 + [laid] * 5)
+    (centre,) = proposer.lying()
+    assert np.linalg.norm(centre - card.mean(axis=0)) < 3
+    _last_proposals(proposer, [empty] * 6)
+    assert proposer.lying().shape == (0, 2)
+
+
 def test_a_card_laid_in_a_grainy_picture_is_seen_arriving() -> None:
     """A camera's grain (blotchy, after its compression) differs from frame to frame all over the
     table; it is no motion, and the table lies still for the piles all the same."""
