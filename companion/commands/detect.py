@@ -26,13 +26,14 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from companion.errors import MalformedInput
+    from companion.table.markers import find_markers, off_markers
     from companion.vision.reader import CardReader, annotate
 
     reader = CardReader.load(args.deck, detector=args.detector, identifier=args.identifier, threads=2)
     frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if frame is None:
         raise MalformedInput(f"cannot read image {args.image}")
-    readings = reader.read(frame)
+    readings = off_markers(reader.read(frame), find_markers(frame))  # our printed corner tiles
     if args.out is not None and not cv2.imwrite(str(args.out), annotate(frame, readings)):
         raise MalformedInput(f"cannot write image {args.out}")
     if args.json:

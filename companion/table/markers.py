@@ -9,10 +9,13 @@ bottom edge). ``MARKER_IDS[i]`` is the marker at corner ``i``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
 from companion.errors import RecognitionFailure
+from companion.vision.readings import Reading
 
 #: The fixed ArUco dictionary (4x4 bits, 50 markers: robust when small).
 MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -133,3 +136,15 @@ def homography_from_markers(image: np.ndarray, size_mm: tuple[float, float]) -> 
             table_points.append(expected[np.argmin(np.linalg.norm(expected - point_mm, axis=1))])
     homography, _ = cv2.findHomography(np.array(image_points), np.array(table_points), 0)
     return np.asarray(homography / homography[2, 2], dtype=np.float64)
+
+
+def off_markers(readings: Sequence[Reading], markers: dict[int, np.ndarray]) -> list[Reading]:
+    """``readings`` without those centred on a table-corner marker (``markers``, from
+    :func:`find_markers`): a square of black and white on its white tile is no card, though a
+    detector may take it for one."""
+    squares = [cv2.minEnclosingCircle(quad.astype(np.float32)) for quad in markers.values()]
+    return [
+        r
+        for r in readings
+        if all(np.hypot(r.center[0] - x, r.center[1] - y) > radius for (x, y), radius in squares)
+    ]

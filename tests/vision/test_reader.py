@@ -1,4 +1,5 @@
-"""Frame -> readings, and ``companion detect``, with a stand-in detector that knows the corners."""
+"""Frame -> readings, and ``companion detect``, with a stand-in detector that knows the corners, and
+with the shipped models on a frame of the bundled sample game."""
 
 from __future__ import annotations
 
@@ -98,3 +99,44 @@ def test_missing_detector_model(tmp_path: Path) -> None:
 
     with pytest.raises(MissingResource, match="detector model not found"):
         reader_module.load_detector(tmp_path / "absent.onnx")
+
+
+def test_the_printed_corner_markers_are_no_cards() -> None:
+    """A reading centred on one of the table-corner tiles is dropped; one in the middle is kept."""
+    from companion.table.markers import draw_markers, find_markers, off_markers
+
+    corners = np.array([[240, 60], [1040, 60], [1100, 680], [180, 680]], np.float64)
+    frame = draw_markers(np.full((720, 1280, 3), (40, 110, 50), np.uint8), corners, (900.0, 900.0))
+    markers = find_markers(frame)
+    assert len(markers) == 4
+
+    def at(x: float, y: float) -> Reading:
+        return Reading(card_corners((x, y), 0, height=90), Face.UP, 0.9)
+
+    on_tile = [at(*quad.mean(axis=0)) for quad in markers.values()]
+    middle = at(640, 360)
+    assert off_markers([*on_tile, middle], markers) == [middle]
+
+
+def test_detect_reports_no_card_on_the_corner_markers_of_a_rendered_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The shipped models on a frame of the bundled sample game: its cards are reported, its corner
+    tiles are not (the detector alone takes some of them for cards)."""
+    from companion.paths import PROJECT_ROOT
+    from companion.table.markers import find_markers
+
+    video = cv2.VideoCapture(
+        str(PROJECT_ROOT / "datasets" / "samples" / "brisca-2-fournier-1878" / "game.mp4")
+    )
+    video.set(cv2.CAP_PROP_POS_FRAMES, 300)
+    ok, frame = video.read()
+    assert ok
+    cv2.imwrite(str(tmp_path / "frame.png"), frame)
+    capsys.readouterr()
+    assert main(["detect", str(tmp_path / "frame.png"), "--deck", "fournier-1878", "--json"]) == 0
+    readings = json.loads(capsys.readouterr().out)
+    assert readings
+    centres = [np.mean(r["corners"], axis=0) for r in readings]
+    for quad in find_markers(frame).values():
+        assert all(np.linalg.norm(c - quad.mean(axis=0)) > 50 for c in centres)
