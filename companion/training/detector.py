@@ -1,8 +1,7 @@
 """Training the card detector: ultralytics YOLO-OBB on ImageNet-trained EfficientNet-Lite0 stages,
 and its export to ONNX.
 
-Only this module and :mod:`companion.training.from_onnx` (which reads a trainable checkpoint back
-out of an exported detector) touch ultralytics; run-time inference lives in
+This is the only module that touches ultralytics; run-time inference lives in
 :mod:`companion.vision.detector` and needs only ONNX Runtime.
 """
 
@@ -14,9 +13,13 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from companion.errors import MalformedInput, MissingResource
 from companion.training.lite0 import STAGES, register_with_ultralytics, stage_ends
+
+if TYPE_CHECKING:
+    from torch import nn
 
 MODEL_YAML = Path(__file__).with_name("detector-lite0-obb.yaml")
 """The detector's layout: EfficientNet-Lite0 stages (ImageNet weights) under a YOLOv8-style OBB
@@ -144,6 +147,15 @@ def _mixed_precision(device: str) -> bool | str:
     import torch
 
     return "bf16" if torch.cuda.is_bf16_supported(including_emulation=False) else True
+
+
+def untrained_network() -> nn.Module:
+    """The detector's layout as a network in evaluation mode, float32, with no trained weights
+    beyond the backbone's ImageNet ones (ultralytics' OBB model)."""
+    _offline()
+    from ultralytics import YOLO
+
+    return cast("nn.Module", YOLO(str(MODEL_YAML), task="obb").model).float().eval()
 
 
 def _why_not_resumable(checkpoint: Path) -> str | None:

@@ -141,14 +141,12 @@ def checkpoint_from_onnx(onnx_path: Path, out: Path, images: list[Path], imgsz: 
     """Write to ``out`` an ultralytics checkpoint holding the weights of the exported detector
     ``onnx_path``, its normalisations recalibrated on ``images`` (frames, letterboxed to ``imgsz``)."""
     import torch
-    from ultralytics import YOLO
 
-    from companion.training.detector import MODEL_YAML, _offline
+    from companion.training.detector import untrained_network
 
     if not onnx_path.is_file():
         raise MissingResource(f"no exported detector at {onnx_path}")
-    _offline()
-    model = cast("nn.Module", YOLO(str(MODEL_YAML), task="obb").model).float().eval()
+    model = untrained_network()
     pairs = load_folded(model, onnx_path)
     frames = (cv2.imread(str(p)) for p in images)
     recalibrate(model, pairs, (letterbox(f, imgsz)[0] for f in frames if f is not None))
