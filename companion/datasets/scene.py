@@ -25,6 +25,8 @@ from companion.datasets.hands import draw_hand
 from companion.datasets.palette import Split, pick_colour
 from companion.datasets.surfaces import render_table
 from companion.errors import MalformedInput
+from companion.table.markers import MARKER_IDS, TILE_MM, tile_image
+from companion.table.profile import CARD_MM
 
 CLASS_NAMES = ("card", "back")
 """Detector classes: 0 a face-up card, 1 a card back."""
@@ -39,6 +41,10 @@ WHOLE = 0.98
 
 MOSTLY = 0.6
 """A partly hidden card at least this fraction in view counts as mostly visible."""
+
+MARKER_SHARE = 0.3
+"""The share of training frames with the printed table-corner markers in view (no val frame has
+them, so the held-out figures of earlier detectors stay comparable)."""
 
 
 def in_view(visible: float) -> str:
@@ -179,6 +185,22 @@ def _lay_out(layout: _Layout, region: np.ndarray) -> None:
             layout.card(start + step * i, angle + rng.normal(0, 0.15) + np.pi / 2, face_up=True)
 
 
+def _corner_markers(canvas: np.ndarray, seen: np.ndarray, unit: float, rng: np.random.Generator) -> None:
+    """Draw the printed table-corner markers near corners of the view ``seen`` (canvas px): black
+    squares on white tiles, square to one table edge. Unlabelled: a detector must learn they are
+    no cards."""
+    side = unit * TILE_MM / CARD_MM[0]
+    angle = rng.uniform(0, 2 * np.pi)
+    middle = seen.mean(0)
+    for corner, marker_id in zip(seen, MARKER_IDS, strict=True):
+        if rng.random() < 0.3:
+            continue
+        inward = (middle - corner) / (np.linalg.norm(middle - corner) + 1e-6)
+        spot = corner + inward * side * rng.uniform(0.6, 1.8)
+        tile = cv2.cvtColor(tile_image(marker_id, max(16, round(side))), cv2.COLOR_GRAY2BGRA)
+        place_card(canvas, tile, card_corners(tuple(spot), side, angle, 1.0))
+
+
 def _draw(canvas: np.ndarray, ids: np.ndarray, layout: _Layout, light: np.ndarray) -> None:
     rng = layout.rng
     for index, item in enumerate(layout.items):
@@ -253,6 +275,9 @@ def render_scene(
     inner = frame + np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], np.float32) * margin
     region = project(np.linalg.inv(to_image), inner)
     canvas = render_table(rng, plane_size, split=split, unit=unit)
+    markers = rng.spawn(1)[0]  # its own stream: frames without markers stay as they were
+    if split == "train" and markers.random() < MARKER_SHARE:
+        _corner_markers(canvas, seen - origin, unit, markers)
     layout = _Layout(rng, decks, unit, split)
     _lay_out(layout, region)
     ids = np.full(canvas.shape[:2], -1, np.int16)

@@ -130,7 +130,8 @@ gives the fraction of each label line's card that is in view.
   diamonds, lattice, with or without an oval emblem).
 - Layout: the stock (1-15 backs) crosswise over the face-up trump card (30-65% of its length out);
   0-4 trick cards overlapping; 0-3 messy stacks of backs; loose cards; sometimes a spread of
-  cards; sometimes a phone, note, coaster or coins.
+  cards; sometimes a phone, note, coaster or coins; in 30% of training images (never in
+  validation ones) the printed table-corner markers near corners of the view, unlabelled.
 - Hands: 0-2 hands (palm, four fingers, thumb, arm, sleeve) about three card widths long,
   mostly over or reaching for a face-up card, with their soft shadow.
 - Light and sensor: warm to cool tint, brightness 0.6-1.25, linear falloff and vignette, a

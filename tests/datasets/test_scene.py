@@ -11,6 +11,7 @@ from companion.datasets.compose import polygon_mask
 from companion.datasets.decks import DeckImages
 from companion.datasets.scene import MIN_VISIBLE, render_scene
 from companion.errors import MalformedInput
+from companion.table.markers import find_markers
 
 
 def test_same_seed_same_scene(flat_deck: DeckImages) -> None:
@@ -58,3 +59,18 @@ def test_frame_size_and_max_side(flat_deck: DeckImages) -> None:
 def test_needs_a_deck() -> None:
     with pytest.raises(MalformedInput, match="at least one deck"):
         render_scene(np.random.default_rng(0), [])
+
+
+def test_some_training_frames_show_the_corner_markers_unlabelled(flat_deck: DeckImages) -> None:
+    """Markers are drawn in training frames only, and no label lies on one: they are no cards."""
+    marked = 0
+    for seed in range(40):
+        train = render_scene(np.random.default_rng([9, seed]), [flat_deck], split="train", size=(960, 720))
+        val = render_scene(np.random.default_rng([9, seed]), [flat_deck], split="val", size=(960, 720))
+        assert find_markers(val.image) == {}
+        markers = find_markers(train.image)
+        marked += bool(markers)
+        for quad in markers.values():
+            x, y = (float(v) for v in quad.mean(0))
+            assert all(cv2.pointPolygonTest(label.corners, (x, y), False) < 0 for label in train.labels)
+    assert 4 <= marked <= 20
