@@ -91,18 +91,33 @@ def load_folded(model: nn.Module, onnx_path: Path) -> list[Pair]:
         with torch.no_grad():
             conv.weight.copy_(weight)
             if norm is not None:
+                mean, var = _statistics(norm)
                 norm.weight.fill_(1.0)
-                norm.bias.copy_(bias)
-                norm.running_mean.zero_()
-                norm.running_var.fill_(1.0 - norm.eps)
+                norm.bias.copy_(_bias_of(bias, path, onnx_path))
+                mean.zero_()
+                var.fill_(1.0 - norm.eps)
                 pairs.append((conv, norm))
             elif bias is not None:
-                conv.bias.copy_(bias)
+                _bias_of(conv.bias, path, onnx_path).copy_(bias)
         seen.add(path)
     convs = {name for name, m in model.named_modules() if isinstance(m, torch.nn.Conv2d)}
     if convs - seen:
         raise MalformedInput(f"{onnx_path} lacks {len(convs - seen)} of the layout's convolutions")
     return pairs
+
+
+def _statistics(norm: nn.BatchNorm2d) -> tuple[torch.Tensor, torch.Tensor]:
+    """A normalisation's running mean and variance (the detector's layers always keep them)."""
+    if norm.running_mean is None or norm.running_var is None:
+        raise MalformedInput("the detector's normalisations keep no running statistics")
+    return norm.running_mean, norm.running_var
+
+
+def _bias_of(bias: torch.Tensor | None, path: str, onnx_path: Path) -> torch.Tensor:
+    """``bias``, which the layout has at ``path``; a clear error where it has none."""
+    if bias is None:
+        raise MalformedInput(f"{onnx_path} is not a detector of this layout (no bias at {path})")
+    return bias
 
 
 def recalibrate(model: nn.Module, pairs: list[Pair], inputs: Iterable[np.ndarray]) -> None:
@@ -131,9 +146,10 @@ def recalibrate(model: nn.Module, pairs: list[Pair], inputs: Iterable[np.ndarray
                 raise MalformedInput("no images to recalibrate the detector's normalisations on")
             mean, squares = torch.stack(sums[id(conv)]).mean(0)
             var = (squares - mean**2).clamp_min(0.0)
+            running_mean, running_var = _statistics(norm)
             norm.bias.add_(mean.float())
-            norm.running_mean.copy_(mean.float())
-            norm.running_var.copy_(var.float())
+            running_mean.copy_(mean.float())
+            running_var.copy_(var.float())
             norm.weight.copy_(torch.sqrt(var + norm.eps).float())
 
 
