@@ -23,6 +23,7 @@ partly), not a new one.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -49,6 +50,11 @@ JOIN_GAP = 0.5
 #: A card seen whole whose centre lies within this share of a card's short side of a card known
 #: to lie there is that card.
 SAME_CARD = 0.25
+#: A card seen whole whose centre moved less than this share of a card's short side since the last
+#: frame has not moved.
+STILL_CARD = 0.1
+#: Pixels around a card lying still taken in with it (its shadow and edge).
+CARD_MARGIN = 3
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,8 @@ class PileLayers:
         self.layers: list[Layer] = []
         self.lying: list[Layer] = []  # every card found lying at the last still moment
         self.arrived: list[Layer] = []  # the layers found in this frame, the table having just settled
+        self._whole_for: list[tuple[Layer, int]] = []  # cards seen whole now, and for how many frames
+        self._recent: deque[np.ndarray] = deque(maxlen=SETTLE_FRAMES)  # the last frames, latest last
 
     def update(
         self,
@@ -117,6 +125,7 @@ class PileLayers:
         self.arrived = []
         if self._still_frames == SETTLE_FRAMES:
             self._settle(table, changed, whole)
+        self._watch_whole(table, whole)
 
     def forget_near(self, centres: Sequence[tuple[float, float]], distance: float) -> None:
         """Stop proposing the layers within ``distance`` of a card seen whole now: that card is what
@@ -171,6 +180,37 @@ class PileLayers:
         self.lying = stayed + new + seen
         self.arrived = new
 
+    def _watch_whole(self, table: np.ndarray, whole: Sequence[Layer]) -> None:
+        """A card seen whole at one place, where piles lie, for ``SETTLE_FRAMES`` frames lies there,
+        though the table around it still moves (the next player reaching in already): it is
+        remembered as lying, seen arriving, and taken into the last still moment, so that a card
+        tossed onto it before the table lies still is told from it. A card known to lie under it
+        (its outline shows whole, so nothing lies under it) was that card: it was moved, and has
+        not arrived."""
+        before = self._whole_for
+        self._recent.append(table)
+        piled = [
+            card for card, piles in zip(whole, self._inside([c.center for c in whole]), strict=True) if piles
+        ]
+        self._whole_for = []
+        for card in piled:
+            same = [n for old, n in before if _distance(old, card) <= STILL_CARD * self._short]
+            frames = same[0] + 1 if same else 1
+            self._whole_for.append((card, frames))
+            known = [layer.center for layer in self.lying]
+            if frames == SETTLE_FRAMES and far_from([card.center], known, SAME_CARD * self._short):
+                region = np.zeros(table.shape[:2], np.uint8)
+                cv2.fillConvexPoly(region, np.round(card.corners()).astype(np.int32), 255)
+                region = cv2.dilate(region, np.ones((2 * CARD_MARGIN + 1,) * 2, np.uint8)) > 0
+                seen = np.mean(np.stack(self._recent), axis=0).round().astype(table.dtype)  # grain averaged
+                self._settled = self._settled.copy()
+                self._settled[region] = seen[region]
+                outline = card.corners().astype(np.float32)
+                moved = [old for old in self.lying if cv2.pointPolygonTest(outline, old.center, False) >= 0]
+                self.lying = [layer for layer in self.lying if layer not in moved] + [card]
+                if not moved:  # a card known to lie under a card seen whole was that card, moved
+                    self.arrived.append(card)
+
     def _inside(self, points: np.ndarray | Sequence[tuple[float, float]]) -> np.ndarray:
         """Which of ``points`` (n x 2, px) lie where piles lie."""
         x, y = np.round(np.asarray(points, np.float64).reshape(-1, 2)).astype(int).T
@@ -216,6 +256,10 @@ def _within(piece: np.ndarray, blob: np.ndarray) -> bool:
     """Whether the contour ``piece`` lies inside the contour ``blob`` (its first point does)."""
     x, y = piece.reshape(-1, 2)[0]
     return cv2.pointPolygonTest(blob, (float(x), float(y)), False) >= 0
+
+
+def _distance(a: Layer, b: Layer) -> float:
+    return float(np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]))
 
 
 def far_from(

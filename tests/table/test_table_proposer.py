@@ -317,18 +317,68 @@ def test_a_tossed_card_is_found_though_a_speck_beside_it_changed_too() -> None:
     assert iou(arrived.corners, over) > 0.85
 
 
-def test_a_card_laid_alone_is_seen_arriving_when_the_table_settles() -> None:
-    """Its outline shows whole, and it wins over the layer found for it; it carries the layer's
-    ``arrived`` all the same, so the tracker places it though the next card covers it at once."""
+def test_a_card_laid_alone_is_seen_arriving_once_it_lies_still() -> None:
+    """Its outline shows whole at one place for three frames: it is seen arriving then, once, so the
+    tracker places it though the next card covers it at once."""
     profile, empty = _square_table()
     laid = empty.copy()
     card = _card(laid, (440, 450), 30, (40, 40, 180))
     proposer = ChangeProposer(profile, empty)
-    readings = _last_proposals(proposer, [empty] * 4 + [laid] * 3)
+    readings = _last_proposals(proposer, [empty] * 4 + [laid] * 2)
     assert [r.arrived for r in readings] == [False]
     (seen,) = proposer.propose(laid)
     assert seen.arrived and iou(seen.corners, card) > 0.85
-    assert [r.arrived for r in proposer.propose(laid)] == [False]
+    for _ in range(3):  # the table then lies still: the card is known, not seen arriving again
+        assert [r.arrived for r in proposer.propose(laid)] == [False]
+
+
+def test_a_card_nudged_while_an_arm_moves_is_known_at_its_new_place_and_not_seen_arriving_again() -> None:
+    """Seen whole again nearby, over where it lay, it is the same card moved: it lies there now, and
+    a card tossed beside its old place is not taken for it."""
+    profile, empty = _square_table()
+    laid = empty.copy()
+    _card(laid, (440, 430), 0, (40, 40, 180))
+    nudged = empty.copy()
+    card = _card(nudged, (455, 440), 8, (40, 40, 180))  # 18 mm away, over most of where it lay
+
+    def reaching(frame: np.ndarray, i: int) -> np.ndarray:
+        out = frame.copy()
+        cv2.rectangle(out, (200 + 12 * (i % 3), 620), (250 + 12 * (i % 3), 899), (150, 170, 210), -1)
+        return out
+
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4)
+    arrived = [r for i in range(5) for r in proposer.propose(reaching(laid, i)) if r.arrived]
+    arrived += [r for i in range(5) for r in proposer.propose(reaching(nudged, i)) if r.arrived]
+    assert len(arrived) == 1
+    (centre,) = proposer.lying()
+    assert np.linalg.norm(centre - card.mean(axis=0)) < 3
+
+
+def test_a_card_tossed_onto_one_that_lay_still_while_an_arm_moved_is_told_from_it() -> None:
+    """The next player reaches in before the table lies still, and tosses a card over most of the
+    last one: the last card, seen lying still and whole, is known, so the tossed card is found at its
+    own place, not pieced together from both."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    under = _card(first, (440, 430), 0, (40, 40, 180))
+    pile = first.copy()
+    over = _card(pile, (436, 458), 10, (170, 60, 30))  # 28 mm down, over two thirds of the first
+
+    def reaching(frame: np.ndarray, i: int) -> np.ndarray:
+        """An arm from the bottom edge into the play area, moving in every frame."""
+        out = frame.copy()
+        cv2.rectangle(out, (300 + 12 * (i % 3), 620), (350 + 12 * (i % 3), 899), (150, 170, 210), -1)
+        return out
+
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4)
+    arrived = [r for i in range(6) for r in proposer.propose(reaching(first, i)) if r.arrived]
+    assert len(arrived) == 1 and iou(arrived[0].corners, under) > 0.85
+    readings = _last_proposals(proposer, [reaching(pile, i) for i in range(4)] + [pile] * 2)
+    assert not any(r.arrived for r in readings)
+    (tossed,) = [r for r in proposer.propose(pile) if r.arrived]
+    assert iou(tossed.corners, over) > 0.85
 
 
 def test_the_cards_known_to_lie_on_the_piles_are_told_in_image_pixels() -> None:
