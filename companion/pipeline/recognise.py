@@ -8,7 +8,9 @@ card that stays doubtful is played anyway, flagged for confirmation with its
 alternatives, so the game goes on and nothing is silently guessed. A trick is
 gathered before the next is led: a card that shows while the last trick still
 lies there is held back (one of its cards, moved or seen anew), and a card at the
-trump spot is no swap while the face-up trump card is still seen there.
+trump spot is no swap while the face-up trump card is still seen there. A swap the
+camera missed shows when the card it took is played: it goes into the record then
+(in the last drawing turn, when the last drawer was to take that card).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from companion.cards import Card, Rank, deck
-from companion.engine import Event, Game, GameState
+from companion.engine import Event, Game, GameState, replay
 from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.track import TableCard, TableState
@@ -259,7 +261,7 @@ class Recogniser:
             choice = replace(
                 choice, doubt=f"led while trick {self._uncollected[-1][0]} still lay on the table"
             )
-        out = self._swap_behind_play(card, seat, t)
+        out = self._swap_behind_play(card, seat, t) or self._swap_in_last_draw(card, seat, t)
         if out:
             state = self.session.view().state
             choice = choose(card.identity, playable(state), self.config)
@@ -311,6 +313,49 @@ class Recogniser:
             name = seat_name(state, seat)
             text = f"{name} swapped {face_up} for {taker} (seen when the {face_up} was played)"
             return [self._event("swap", t, text, card, choice, seat)]
+        return []
+
+    def _swap_in_last_draw(self, card: TableCard, seat: int, t: float) -> list[Recognised]:
+        """``seat`` plays the card that lay face up when the stock ran out, which the engine gave the
+        last drawer: it swapped it in the last drawing turn, a moment before the last drawer took
+        it. The swap goes into the record there when vision is sure of the card and the record,
+        with the swap and this play, replays with no more problems than before."""
+        view = self.session.view()
+        state, record = view.state, view.record
+        rules = state.rules
+        face_up = state.swaps[-1].put if state.swaps else state.trump_card
+        if (
+            state.stock != 0
+            or face_up is None
+            or face_up in state.played
+            or len(state.tricks) < rules.draw_rounds
+        ):
+            return []
+        if card.probability(face_up) < self.config.sure or any(
+            e.type not in ("trump", "play", "swap") for e in record.events
+        ):
+            return []
+        plays = [i for i, event in enumerate(record.events) if event.type == "play"]
+        turn = plays[rules.draw_rounds * rules.seats - 1] + 1  # the last drawing turn came after that play
+        problems = len(replay(record).issues)
+        p = card.probability(face_up)
+        for taker in (Card(Rank.SIETE, face_up.suit), Card(Rank.DOS, face_up.suit)):
+            swap = Event(
+                "swap",
+                seat=seat,
+                card=taker,
+                t=record.events[turn - 1].t,
+                source="camera",
+                confidence=round(p, 4),
+            )
+            events = (*record.events[:turn], swap, *record.events[turn:])
+            played = replace(record, events=(*events, Event("play", seat=seat, card=face_up)))
+            if len(replay(played).issues) > problems:
+                continue
+            self.session.load(replace(record, events=events), view.setup)
+            name = seat_name(state, seat)
+            text = f"{name} swapped {face_up} for {taker} in the last drawing turn (seen when it was played)"
+            return [self._event("swap", t, text, card, Choice(taker, p, None, ()), seat)]
         return []
 
     def _on_table(self) -> set[Card]:

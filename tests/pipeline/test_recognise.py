@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from companion.cards import Card
+from companion.cards import Card, deck
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.recognise import choose
 from companion.pipeline.runner import Pipeline
@@ -201,6 +203,39 @@ def test_a_swap_hidden_by_a_hand_is_inferred_when_the_old_trump_card_is_played(s
     assert (script.events[-2].seat, str(script.events[-2].card)) == (0, "7O")
     assert script.events[-1].card == Card.parse("12O") and script.events[-1].doubt is None
     assert script.state.face_up == Card.parse("7O") and script.session.view().flags == ()
+
+
+def _stock_played_out(seen) -> tuple[Script, Iterator[str]]:
+    """A brisca-2 game under a face-up 12O played until the stock has run out (17 tricks, each seat
+    playing where it sits), and the cards left for it; no 7O or 2O is played."""
+    script = Script(seen).put("trump", TRUMP_AT, "12O").hold(1)
+    cards = iter(str(card) for card in deck(40) if str(card) not in {"12O", "7O", "2O"})
+    while script.state.stock:
+        leader = script.state.to_play
+        for seat in (leader, 1 - leader):
+            script.put(f"s{seat}", SPOT[seat], next(cards)).hold(1)
+        script.take("s0", "s1").hold(2)
+    return script.take("trump"), cards  # the last drawer takes the face-up card
+
+
+def test_a_swap_in_the_last_drawing_turn_is_inferred_when_the_face_up_card_is_played(seen):
+    """The stock runs out; the face-up 12O goes to the last drawer, unless the other seat swapped it
+    for the 7O in that moment, which the camera missed: that seat playing the 12O shows it did."""
+    script, _ = _stock_played_out(seen)
+    last_drawer = 1 - script.state.to_play  # the last trick's loser draws the face-up card
+    script.put("c", SPOT[script.state.to_play], "12O").hold(1.5)
+    swap, play = script.events[-2:]
+    assert (swap.kind, swap.seat, str(swap.card)) == ("swap", 1 - last_drawer, "7O")
+    assert (play.kind, str(play.card), play.doubt) == ("play", "12O", None)
+    assert script.session.view().flags == () and script.state.valid
+
+
+def test_the_last_drawer_playing_the_face_up_card_it_drew_is_no_swap(seen):
+    script, cards = _stock_played_out(seen)
+    leader = script.state.to_play
+    script.put("a", SPOT[leader], next(cards)).hold(1).put("b", SPOT[1 - leader], "12O").hold(1.5)
+    assert script.kinds()[-3:] == ["play", "play", "trick"] and "swap" not in script.kinds()
+    assert script.session.view().flags == ()
 
 
 def test_a_trump_card_replaced_under_a_hand_and_read_unsurely_is_still_a_swap(seen):
