@@ -332,24 +332,26 @@ def test_a_card_laid_alone_is_seen_arriving_once_it_lies_still() -> None:
         assert [r.arrived for r in proposer.propose(laid)] == [False]
 
 
+def _reaching(frame: np.ndarray, i: int) -> np.ndarray:
+    """``frame`` with an arm from the bottom edge into the play area, moved on in every frame ``i``."""
+    out = frame.copy()
+    cv2.rectangle(out, (300 + 12 * (i % 3), 620), (350 + 12 * (i % 3), 899), (150, 170, 210), -1)
+    return out
+
+
 def test_a_card_nudged_while_an_arm_moves_is_known_at_its_new_place_and_not_seen_arriving_again() -> None:
     """Seen whole again nearby, over where it lay, it is the same card moved: it lies there now, and
-    a card tossed beside its old place is not taken for it."""
+    only there (so a card pieced together near its old place is not taken for it)."""
     profile, empty = _square_table()
     laid = empty.copy()
     _card(laid, (440, 430), 0, (40, 40, 180))
     nudged = empty.copy()
     card = _card(nudged, (455, 440), 8, (40, 40, 180))  # 18 mm away, over most of where it lay
 
-    def reaching(frame: np.ndarray, i: int) -> np.ndarray:
-        out = frame.copy()
-        cv2.rectangle(out, (200 + 12 * (i % 3), 620), (250 + 12 * (i % 3), 899), (150, 170, 210), -1)
-        return out
-
     proposer = ChangeProposer(profile, empty)
     _last_proposals(proposer, [empty] * 4)
-    arrived = [r for i in range(5) for r in proposer.propose(reaching(laid, i)) if r.arrived]
-    arrived += [r for i in range(5) for r in proposer.propose(reaching(nudged, i)) if r.arrived]
+    arrived = [r for i in range(5) for r in proposer.propose(_reaching(laid, i)) if r.arrived]
+    arrived += [r for i in range(5) for r in proposer.propose(_reaching(nudged, i)) if r.arrived]
     assert len(arrived) == 1
     (centre,) = proposer.lying()
     assert np.linalg.norm(centre - card.mean(axis=0)) < 3
@@ -365,17 +367,11 @@ def test_a_card_tossed_onto_one_that_lay_still_while_an_arm_moved_is_told_from_i
     pile = first.copy()
     over = _card(pile, (436, 458), 10, (170, 60, 30))  # 28 mm down, over two thirds of the first
 
-    def reaching(frame: np.ndarray, i: int) -> np.ndarray:
-        """An arm from the bottom edge into the play area, moving in every frame."""
-        out = frame.copy()
-        cv2.rectangle(out, (300 + 12 * (i % 3), 620), (350 + 12 * (i % 3), 899), (150, 170, 210), -1)
-        return out
-
     proposer = ChangeProposer(profile, empty)
     _last_proposals(proposer, [empty] * 4)
-    arrived = [r for i in range(6) for r in proposer.propose(reaching(first, i)) if r.arrived]
+    arrived = [r for i in range(6) for r in proposer.propose(_reaching(first, i)) if r.arrived]
     assert len(arrived) == 1 and iou(arrived[0].corners, under) > 0.85
-    readings = _last_proposals(proposer, [reaching(pile, i) for i in range(4)] + [pile] * 2)
+    readings = _last_proposals(proposer, [_reaching(pile, i) for i in range(4)] + [pile] * 2)
     assert not any(r.arrived for r in readings)
     (tossed,) = [r for r in proposer.propose(pile) if r.arrived]
     assert iou(tossed.corners, over) > 0.85
