@@ -18,7 +18,9 @@ piles back, nor is the stock taken for one.
 Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
 is remembered until its place changes or nothing lies there: a card pieced together from a blob
 near one is that card, already known (seen again when the cards over it are moved or it shows
-partly), not a new one.
+partly), not a new one. A card seen whole and still where piles lie lies there even while an arm
+still moves elsewhere (the next player reaching in): it is remembered, and its place taken into
+the last still moment, so that a card tossed onto it before the table lies still is told from it.
 """
 
 from __future__ import annotations
@@ -199,9 +201,9 @@ class PileLayers:
             self._whole_for.append((card, frames))
             known = [layer.center for layer in self.lying]
             if frames == SETTLE_FRAMES and far_from([card.center], known, SAME_CARD * self._short):
-                region = np.zeros(table.shape[:2], np.uint8)
-                cv2.fillConvexPoly(region, np.round(card.corners()).astype(np.int32), 255)
-                region = cv2.dilate(region, np.ones((2 * CARD_MARGIN + 1,) * 2, np.uint8)) > 0
+                outline_mask = np.zeros(table.shape[:2], np.uint8)
+                cv2.fillConvexPoly(outline_mask, np.round(card.corners()).astype(np.int32), 255)
+                region = cv2.dilate(outline_mask, np.ones((2 * CARD_MARGIN + 1,) * 2, np.uint8)) > 0
                 seen = np.mean(np.stack(self._recent), axis=0).round().astype(table.dtype)  # grain averaged
                 self._settled = self._settled.copy()
                 self._settled[region] = seen[region]
