@@ -23,9 +23,9 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "detector", "changes", "both"),
         default="changes",
         help="card proposals from the change-based proposer (the default: on rendered games with the cards "
-        "laid apart as right as with the detector joined in, at under a tenth of the CPU, and righter where "
-        "cards are tossed onto each other; see README.md), the learned detector, both, or auto (both when a "
-        "detector is shipped)",
+        "laid apart as right as with the detector joined in, at under a tenth of the CPU), the learned "
+        "detector, both (righter where cards are tossed onto each other, where the CPU keeps up; see "
+        "README.md), or auto (both when a detector is shipped)",
     )
 
 
