@@ -168,7 +168,7 @@ class Recogniser:
             self._roles[card.id] = "ignored"
             return []
         trump = state.face_up
-        swaps = [c for c in state.unseen if c.suit == trump.suit and c.rank in (Rank.SIETE, Rank.DOS)]
+        swaps = swap_cards(state, trump)
         if _mass(card, {trump, *swaps}) < self.config.spot_mass:  # the stock, a shadow: not the trump card
             self._roles[card.id] = "ignored"
             return []
@@ -210,7 +210,7 @@ class Recogniser:
         if state.face_up is None:
             return []
         face_up = state.face_up
-        swaps = [c for c in state.unseen if c.suit == face_up.suit and c.rank in (Rank.SIETE, Rank.DOS)]
+        swaps = swap_cards(state, face_up)
         if _mass(card, {face_up, *swaps}) < self.config.spot_mass:
             return []
         choice = choose(card.identity, {face_up, *swaps}, self.config)
@@ -303,8 +303,7 @@ class Recogniser:
         face_up = state.face_up
         if face_up is None or state.stock == 0 or card.probability(face_up) < self.config.sure:
             return []
-        takers = [c for c in state.unseen if c.suit == face_up.suit and c.rank in (Rank.SIETE, Rank.DOS)]
-        for taker in takers:
+        for taker in swap_cards(state, face_up):
             choice = Choice(taker, card.probability(face_up), None, ())
             try:
                 self._apply(Event("swap", seat=seat, card=taker), choice, t)
@@ -339,7 +338,7 @@ class Recogniser:
         turn = plays[rules.draw_rounds * rules.seats - 1] + 1  # the last drawing turn came after that play
         problems = len(replay(record).issues)
         p = card.probability(face_up)
-        for taker in (Card(Rank.SIETE, face_up.suit), Card(Rank.DOS, face_up.suit)):
+        for taker in swap_cards(state, face_up):
             swap = Event(
                 "swap",
                 seat=seat,
@@ -457,6 +456,12 @@ class Recogniser:
 def seat_name(state: GameState, seat: int) -> str:
     """Who sits at ``seat`` (two players on four seats hold seats {0, 2} and {1, 3})."""
     return state.players[seat % len(state.players)]
+
+
+def swap_cards(state: GameState, face_up: Card) -> list[Card]:
+    """The cards not seen yet that may take the place of ``face_up`` under the stock: the 7 and
+    the 2 of its suit (which of them may, the engine says)."""
+    return [c for c in state.unseen if c.suit == face_up.suit and c.rank in (Rank.SIETE, Rank.DOS)]
 
 
 def playable(state: GameState) -> set[Card]:

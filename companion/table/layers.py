@@ -199,19 +199,21 @@ class PileLayers:
             same = [n for old, n in before if _distance(old, card) <= STILL_CARD * self._short]
             frames = same[0] + 1 if same else 1
             self._whole_for.append((card, frames))
-            known = [layer.center for layer in self.lying]
-            if frames == SETTLE_FRAMES and far_from([card.center], known, SAME_CARD * self._short):
-                outline_mask = np.zeros(table.shape[:2], np.uint8)
-                cv2.fillConvexPoly(outline_mask, np.round(card.corners()).astype(np.int32), 255)
-                region = cv2.dilate(outline_mask, np.ones((2 * CARD_MARGIN + 1,) * 2, np.uint8)) > 0
-                seen = np.mean(np.stack(self._recent), axis=0).round().astype(table.dtype)  # grain averaged
-                self._settled = self._settled.copy()
-                self._settled[region] = seen[region]
-                outline = card.corners().astype(np.float32)
-                moved = [old for old in self.lying if cv2.pointPolygonTest(outline, old.center, False) >= 0]
-                self.lying = [layer for layer in self.lying if layer not in moved] + [card]
-                if not moved:  # a card known to lie under a card seen whole was that card, moved
-                    self.arrived.append(card)
+            if frames != SETTLE_FRAMES:
+                continue
+            if not far_from([card.center], [layer.center for layer in self.lying], SAME_CARD * self._short):
+                continue  # already known to lie there
+            outline_mask = np.zeros(table.shape[:2], np.uint8)
+            cv2.fillConvexPoly(outline_mask, np.round(card.corners()).astype(np.int32), 255)
+            region = cv2.dilate(outline_mask, np.ones((2 * CARD_MARGIN + 1,) * 2, np.uint8)) > 0
+            seen = np.mean(np.stack(self._recent), axis=0).round().astype(table.dtype)  # grain averaged
+            self._settled = self._settled.copy()
+            self._settled[region] = seen[region]
+            outline = card.corners().astype(np.float32)
+            moved = [old for old in self.lying if cv2.pointPolygonTest(outline, old.center, False) >= 0]
+            self.lying = [layer for layer in self.lying if layer not in moved] + [card]
+            if not moved:  # a card known to lie under a card seen whole was that card, moved
+                self.arrived.append(card)
 
     def _inside(self, points: np.ndarray | Sequence[tuple[float, float]]) -> np.ndarray:
         """Which of ``points`` (n x 2, px) lie where piles lie."""
