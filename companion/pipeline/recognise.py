@@ -36,8 +36,11 @@ Alternatives = tuple[tuple[Card, float], ...]
 class Zones(Protocol):
     """Where things lie on the table (a ``TableProfile`` offers these)."""
 
-    layout: Layout
-    stock_half_mm: float
+    @property
+    def layout(self) -> Layout: ...
+
+    @property
+    def stock_half_mm(self) -> float: ...
 
     def nearest_seat(self, point_mm: tuple[float, float] | np.ndarray) -> int: ...
 
@@ -405,7 +408,7 @@ class Recogniser:
         """Play the best reading the engine accepts (it knows cards held by other seats); when it
         accepts none, the best one goes in anyway, flagged with the engine's reason. Returns what
         was played."""
-        refusals = []
+        refusals: list[str] = []
         for card, p in choice.alternatives or ((choice.card, choice.probability),):
             tried = replace(choice, card=card, probability=p)
             if refusals:
