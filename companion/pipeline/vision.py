@@ -71,6 +71,21 @@ def completed_under_stock(reading: Reading, profile: TableProfile) -> Reading:
     return replace(reading, corners=profile.to_image(quad))
 
 
+def where_cards_count(profile: TableProfile, zones: RecogniseConfig) -> tuple[int, int, int, int]:
+    """The part of the profile's frames (x0, y0, x1, y1, image px) that holds every card whose
+    centre lies where a card counts: in the play area or at the trump spot, with their margins."""
+    reach = max(profile.card_mm) / 2  # a card whose centre lies on a zone's edge sticks out by this
+    turn = np.linspace(0, 2 * np.pi, 64, endpoint=False)
+    radius = profile.layout.play_radius + zones.play_margin + reach
+    play = profile.layout.play_center + radius * np.stack([np.cos(turn), np.sin(turn)], 1)
+    half = profile.stock_half_mm + zones.trump_margin + reach
+    stock = profile.layout.stock + half * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    corners = profile.to_image(np.concatenate([play, stock]))
+    (x0, y0), (x1, y1) = np.floor(corners.min(axis=0)), np.ceil(corners.max(axis=0))
+    width, height = profile.image_size
+    return max(0, int(x0)), max(0, int(y0)), min(width, int(x1) + 1), min(height, int(y1) + 1)
+
+
 def make_see(
     source: str,
     deck: str,
@@ -111,8 +126,10 @@ def make_see(
     ends = profile.to_image(np.array([middle, middle + np.array([min(profile.card_mm), 0.0])]))
     card_px = float(np.linalg.norm(ends[1] - ends[0]))
 
+    region = where_cards_count(profile, zones)
+
     def see(frame: np.ndarray) -> Sight:
-        found = detector.detect(frame) if detector is not None else []
+        found = detector.detect(frame, within=region) if detector is not None else []
         reaches: tuple[Reach, ...] = ()
         if proposer is not None:
             changes = proposer.look(frame)

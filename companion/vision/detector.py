@@ -17,6 +17,9 @@ from companion.paths import models_dir
 from companion.vision.readings import Face, Reading
 from companion.vision.runtime import load_session
 
+#: A part of a frame: x0, y0, x1, y1 in frame px (x1, y1 excluded).
+Region = tuple[int, int, int, int]
+
 FACES = (Face.UP, Face.DOWN)
 """Detector class index -> face: 0 a face-up card, 1 a card back."""
 
@@ -42,6 +45,9 @@ class Letterbox:
     def to_frame(self, points: np.ndarray) -> np.ndarray:
         return (points - np.asarray(self.pad, np.float32)) / self.scale
 
+    def to_input(self, points: np.ndarray) -> np.ndarray:
+        return points * self.scale + np.asarray(self.pad, np.float32)
+
 
 @dataclass(frozen=True)
 class Proposals:
@@ -55,12 +61,15 @@ class Proposals:
 
 
 def letterbox(
-    frame: np.ndarray, size: int, square: bool = True, stride: int = 32
+    frame: np.ndarray, size: int, square: bool = True, stride: int = 32, within: Region | None = None
 ) -> tuple[np.ndarray, Letterbox]:
     """Fit a BGR frame into the network input as a float32 NCHW RGB tensor in [0, 1].
 
     The longer side becomes ``size``; the shorter is padded (grey) to ``size`` when ``square``,
-    else only up to a multiple of ``stride`` (models exported with dynamic shapes).
+    else only up to a multiple of ``stride`` (models exported with dynamic shapes). ``within``
+    (x0, y0, x1, y1, frame px) keeps only the window of that input, on the stride's grid, that
+    holds this part of the frame: the network sees there what it sees in the whole frame, for the
+    cost of the window (a square input keeps its size, the window at its top left).
     """
     h, w = frame.shape[:2]
     scale = min(size / h, size / w)
@@ -70,8 +79,38 @@ def letterbox(
     canvas = np.full((out_h, out_w, 3), 114, np.uint8)
     top, left = round(py - 0.1), round(px - 0.1)
     canvas[top : top + nh, left : left + nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    box = Letterbox(scale, (left, top))
+    if within is not None:
+        canvas, box = _window(canvas, box, _clipped(within, frame.shape), stride, square)
     tensor = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-    return np.ascontiguousarray(tensor), Letterbox(scale, (left, top))
+    return np.ascontiguousarray(tensor), box
+
+
+def _window(
+    canvas: np.ndarray, box: Letterbox, region: Region, stride: int, square: bool
+) -> tuple[np.ndarray, Letterbox]:
+    """The part of a network input on the ``stride`` grid that holds ``region`` of the frame."""
+    (x0, y0), (x1, y1) = box.to_input(np.array(region, np.float64).reshape(2, 2))
+    left, top = int(x0 // stride) * stride, int(y0 // stride) * stride
+    right = min(canvas.shape[1], -(-int(np.ceil(x1)) // stride) * stride)
+    bottom = min(canvas.shape[0], -(-int(np.ceil(y1)) // stride) * stride)
+    window = canvas[top:bottom, left:right]
+    if square:
+        window = np.pad(
+            window,
+            ((0, top + canvas.shape[0] - bottom), (0, left + canvas.shape[1] - right), (0, 0)),
+            constant_values=114,
+        )
+    return window, Letterbox(box.scale, (box.pad[0] - left, box.pad[1] - top))
+
+
+def _clipped(region: Region, shape: tuple[int, ...]) -> Region:
+    """``region`` cut to a frame of ``shape``; a region holding no pixel of it is an error."""
+    x0, y0 = max(0, int(region[0])), max(0, int(region[1]))
+    x1, y1 = min(shape[1], int(region[2])), min(shape[0], int(region[3]))
+    if x1 <= x0 or y1 <= y0:
+        raise MalformedInput(f"region {tuple(region)} holds no pixel of a {shape[1]}x{shape[0]} frame")
+    return x0, y0, x1, y1
 
 
 def xywhr_to_corners(boxes: np.ndarray) -> np.ndarray:
@@ -179,9 +218,13 @@ class Detector:
         session = load_session(path, "detector", threads)
         return cls(session, settings or DetectorSettings())
 
-    def detect(self, frame: np.ndarray) -> list[Reading]:
-        """The cards in a BGR frame, most confident first; identity is left to the identifier."""
-        output, box = self._network(frame)
+    def detect(self, frame: np.ndarray, within: Region | None = None) -> list[Reading]:
+        """The cards in a BGR frame, most confident first; identity is left to the identifier.
+
+        ``within`` (x0, y0, x1, y1, frame px) looks only at the window of the network input that
+        holds that part of the frame (:func:`letterbox`): a card there is found as in the whole
+        frame, for the cost of the window (the live pipeline looks only where a card counts)."""
+        output, box = self._network(frame, within)
         boxes, scores, classes = decode(output, self.settings)
         corners = box.to_frame(xywhr_to_corners(boxes))
         return [
@@ -195,10 +238,11 @@ class Detector:
         boxes, scores, classes = propose(output, conf)
         return Proposals(boxes, scores, classes, box.to_frame(xywhr_to_corners(boxes)))
 
-    def _network(self, frame: np.ndarray) -> tuple[np.ndarray, Letterbox]:
-        """The network's output for a BGR frame, and how the frame was fitted into its input."""
+    def _network(self, frame: np.ndarray, within: Region | None = None) -> tuple[np.ndarray, Letterbox]:
+        """The network's output for a BGR frame (or its part ``within``), and how frame px map into
+        its input."""
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
             shape = getattr(frame, "shape", type(frame).__name__)
             raise MalformedInput(f"detector needs a BGR image (h, w, 3), got {shape}")
-        tensor, box = letterbox(frame, self.imgsz, self.square)
+        tensor, box = letterbox(frame, self.imgsz, self.square, within=within)
         return self.session.run(None, {self.input_name: tensor})[0], box

@@ -20,9 +20,10 @@ from companion.vision.readings import Face, Reading
 
 
 class CardDetector(Protocol):
-    """What the reader needs from a detector: a frame -> unnamed readings."""
+    """What the reader needs from a detector: a frame (or the part ``within`` it: x0, y0, x1, y1)
+    -> unnamed readings."""
 
-    def detect(self, frame: np.ndarray) -> list[Reading]: ...
+    def detect(self, frame: np.ndarray, within: tuple[int, int, int, int] | None = None) -> list[Reading]: ...
 
 
 def load_detector(path: Path | None = None, threads: int = 1) -> CardDetector:

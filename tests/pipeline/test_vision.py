@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.pipeline.config import RecogniseConfig
-from companion.pipeline.vision import by_zone, completed_under_stock, merged, off_piles
+from companion.pipeline.vision import by_zone, completed_under_stock, merged, off_piles, where_cards_count
 from companion.table.profile import profile_from_corners
 from companion.vision.readings import Face, Reading
 
@@ -49,3 +49,26 @@ def test_a_box_on_a_card_known_to_lie_on_a_pile_is_left_out():
     lying = np.array([[325.0, 300.0]])  # 10.5 px from the first box's centre
     assert off_piles([on_pile, beside], lying, 30.0) == [beside]
     assert off_piles([on_pile, beside], np.empty((0, 2)), 30.0) == [on_pile, beside]
+
+
+def test_the_detector_looks_where_a_card_counts_and_little_else():
+    """Every point in view of a card whose centre lies in the play area or at the trump spot, with
+    their margins, lies within the region; the seats do not."""
+    zones = RecogniseConfig()
+    x0, y0, x1, y1 = where_cards_count(TABLE, zones)
+    reach = max(TABLE.card_mm) / 2
+    play = TABLE.layout.play_center + (TABLE.layout.play_radius + zones.play_margin + reach) * np.array(
+        [[1, 0], [-1, 0], [0, 1], [0, -1]]
+    )
+    stock = TABLE.layout.stock + (TABLE.stock_half_mm + zones.trump_margin + reach) * np.array([1, 1])
+    for x, y in np.clip(TABLE.to_image(np.vstack([play, stock])), 0, SIDE):  # the frame's part of them
+        assert x0 <= x <= x1 and y0 <= y <= y1
+    seats = TABLE.to_image(TABLE.layout.seats)
+    assert not any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in seats)
+    assert (x1 - x0) * (y1 - y0) < 0.6 * SIDE * SIDE
+
+
+def test_the_region_is_cut_to_the_frame():
+    tilted = profile_from_corners([[-200, -100], [840, -100], [840, 700], [-200, 700]], (640, 600), 4)
+    x0, y0, x1, y1 = where_cards_count(tilted, RecogniseConfig())
+    assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 600

@@ -84,6 +84,16 @@ def test_letterbox_for_dynamic_models_pads_only_to_the_stride() -> None:
     assert box.pad == (12, 0)
 
 
+def test_letterbox_within_a_region_keeps_the_window_of_the_input_on_the_stride_grid() -> None:
+    frame = np.random.default_rng(0).integers(0, 255, (720, 1280, 3), dtype=np.uint8)
+    whole, _ = letterbox(frame, 640, square=False)  # 640 x 360, padded by 12 above and below
+    tensor, box = letterbox(frame, 640, square=False, within=(400, 200, 800, 500))
+    assert tensor.shape == (1, 3, 192, 224)  # input x 200..400 -> 192..416, y 112..262 -> 96..288
+    assert box.pad == (-192, -84)
+    np.testing.assert_array_equal(tensor, whole[:, :, 96:288, 192:416])
+    assert box.to_frame(np.array([[8.0, 16.0]])).tolist() == [[400.0, 200.0]]
+
+
 class _FakeSession:
     """Stands in for an ONNX Runtime session: one input of shape (1, 3, 320, 320), a fixed output."""
 
@@ -112,6 +122,17 @@ def test_detect_returns_readings_in_frame_coordinates() -> None:
     assert readings[0].center == pytest.approx((320, 240), abs=1e-3)  # (160 - 0) / 0.5, (160 - 40) / 0.5
     assert readings[0].corners[0].tolist() == pytest.approx([300, 200], abs=1e-3)
     assert readings[0].card is None
+
+
+def test_detect_within_a_region_maps_back_to_frame_pixels() -> None:
+    session = _FakeSession(_output([(64, 64, 20, 40, 0.95, 0.02, 0.0)]))
+    readings = Detector(session).detect(np.zeros((480, 640, 3), np.uint8), within=(100, 50, 300, 250))
+    window = session.seen[0]  # input x 50..150 -> 32..160, y 65..165 -> 64..192, at the top left
+    assert window.shape == (1, 3, 320, 320)
+    assert np.all(window[0, :, :128, :128] == 0) and np.all(window[0, :, 128:] == pytest.approx(114 / 255))
+    assert readings[0].center == pytest.approx((192, 176), abs=1e-3)  # ((64, 64) + (32, 24)) / 0.5
+    with pytest.raises(MalformedInput, match="no pixel"):
+        Detector(session).detect(np.zeros((480, 640, 3), np.uint8), within=(700, 0, 800, 100))
 
 
 @pytest.mark.parametrize("frame", [np.zeros((10, 10), np.uint8), np.zeros((0, 5, 3), np.uint8), "frame.jpg"])
@@ -144,6 +165,22 @@ def test_committed_model_gives_well_formed_readings(model: Path) -> None:
     assert confidences == sorted(confidences, reverse=True)
     assert all(c >= 0.01 for c in confidences)
     assert detector.imgsz % 32 == 0
+
+
+@pytest.mark.skipif(not COMMITTED, reason="no committed detector model")
+def test_the_committed_model_finds_the_cards_of_a_region_as_in_the_whole_frame() -> None:
+    from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards
+
+    cards = [card_image(c) for c in SMALL_DECK[:3]]
+    frame = place_cards(cards, [card_corners((300 + 300 * i, 360), 25 * i) for i in range(3)])
+    detector = Detector.from_file(COMMITTED[0])
+    whole = detector.detect(frame)
+    part = detector.detect(frame, within=(150, 150, 750, 600))  # the first two cards, not the third
+    assert len(whole) == 3 and len(part) == 2
+    for a in part:
+        b = min(whole, key=lambda r: np.linalg.norm(np.subtract(r.center, a.center)))
+        assert a.face is b.face and a.center[0] < 750
+        np.testing.assert_allclose(a.corners, b.corners, atol=2.5)
 
 
 @pytest.mark.skipif(not COMMITTED, reason="no committed detector model")
