@@ -16,17 +16,42 @@ from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
 from companion.table.layers import far_from
 from companion.table.profile import TableProfile
-from companion.vision.readings import Face, Reach, Reading, Sight
+from companion.vision.readings import Face, Reading, Sight
 
 #: Where card proposals come from; ``auto`` is ``both`` when the detector is shipped, else ``changes``.
 SOURCES: Final = ("auto", "detector", "changes", "both")
 
 
-def merged(first: Sequence[Reading], second: Sequence[Reading], min_distance: float) -> list[Reading]:
-    """``first`` plus each reading of ``second`` whose centre is not within ``min_distance`` of one of
-    ``first``'s (the same card proposed twice is kept once, as ``first`` saw it)."""
-    apart = far_from([r.center for r in second], [r.center for r in first], min_distance)
-    return [*first, *(second[i] for i in apart)]
+#: A detector box takes the place of an unsure proposal for the same card when the identifier is
+#: this much surer of the box: the change proposer's quad, pieced from what changed on a pile, can
+#: take in part of the card under it, while the detector boxes the card on top whole.
+SURER_BY: Final = 0.2
+
+
+def joined(
+    proposed: Sequence[Reading], detected: Sequence[Reading], min_distance: float, sure: float
+) -> list[Reading]:
+    """Named proposals and detector boxes, one reading per card: a box centred within
+    ``min_distance`` of a proposal is that card. It takes the proposal's place only when both are
+    face up, the proposal is read less than ``sure`` and the box :data:`SURER_BY` surer (the
+    proposal's word on whether the card just arrived is kept). The other boxes are added."""
+    out = list(proposed)
+    replaced: set[int] = set()
+    centres = np.array([r.center for r in proposed], np.float64).reshape(-1, 2)
+    for box in detected:
+        distances = np.linalg.norm(centres - np.asarray(box.center), axis=1)
+        i = int(np.argmin(distances)) if len(distances) else -1
+        if i < 0 or distances[i] > min_distance:
+            out.append(box)
+        elif i not in replaced and _read_better(box, proposed[i], sure):
+            out[i] = replace(box, arrived=proposed[i].arrived)
+            replaced.add(i)
+    return out
+
+
+def _read_better(box: Reading, proposal: Reading, sure: float) -> bool:
+    up = box.face is Face.UP and proposal.face is Face.UP
+    return up and proposal.confidence < sure and box.confidence >= proposal.confidence + SURER_BY
 
 
 def off_piles(readings: Sequence[Reading], lying: np.ndarray, min_distance: float) -> list[Reading]:
@@ -97,9 +122,11 @@ def make_see(
     proposer runs, the arms reaching in; image px), and the source used.
 
     ``detector`` uses the learned detector; ``changes`` the difference with the empty
-    table (``empty_table``, or the first frame seen); ``both`` joins them, the proposer's
-    quad winning where both found the same card (it knows which card just arrived on a pile), and
-    the detector's boxes on cards known to lie on a pile left out (:func:`off_piles`).
+    table (``empty_table``, or the first frame seen); ``both`` joins them (:func:`joined`: where
+    both found a card, the proposer's quad, unless it is read unsure and the detector's box much
+    surer), the
+    other detector boxes on cards known to lie on a pile left out (:func:`off_piles`). The
+    detector looks only where a card counts (:func:`where_cards_count`).
     """
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
@@ -130,13 +157,13 @@ def make_see(
 
     def see(frame: np.ndarray) -> Sight:
         found = detector.detect(frame, within=region) if detector is not None else []
-        reaches: tuple[Reach, ...] = ()
-        if proposer is not None:
-            changes = proposer.look(frame)
-            if found:
-                found = off_piles(found, proposer.lying(), 0.5 * card_px)
-            found = merged(by_zone(changes.readings, profile, zones), found, 0.5 * card_px)
-            reaches = changes.reaches
-        return Sight(tuple(namer.name(frame, found)), reaches)
+        if proposer is None:
+            return Sight(tuple(namer.name(frame, found)), ())
+        changes = proposer.look(frame)
+        proposed = by_zone(changes.readings, profile, zones)
+        named = namer.name(frame, [*proposed, *found])
+        both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure)
+        boxes = off_piles(both[len(proposed) :], proposer.lying(), 0.5 * card_px)
+        return Sight((*both[: len(proposed)], *boxes), changes.reaches)
 
     return see, source

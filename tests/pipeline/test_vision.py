@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from companion.pipeline.config import RecogniseConfig
-from companion.pipeline.vision import by_zone, completed_under_stock, merged, off_piles, where_cards_count
+from companion.pipeline.vision import by_zone, completed_under_stock, joined, off_piles, where_cards_count
 from companion.table.profile import profile_from_corners
 from companion.vision.readings import Face, Reading
 
@@ -36,10 +38,17 @@ def test_cards_in_the_play_area_and_at_the_trump_spot_are_face_up_elsewhere_as_p
     assert [r.face for r in out] == [Face.UP, Face.UP, Face.DOWN]
 
 
-def test_merged_keeps_one_reading_per_card():
+def test_joined_keeps_one_reading_per_card_the_proposal_unless_unsure_and_the_box_read_surer():
     a, b = box(100, 100, 161, 195, Face.UP), box(300, 100, 361, 195)
     again = box(103, 98, 163, 196)
-    assert merged([a], [again, b], 30.0) == [a, b]
+    assert joined([a], [again, b], 30.0, 0.6) == [a, b]
+    proposal = replace(box(100, 100, 161, 195, Face.UP), confidence=0.55, arrived=True)
+    whole = replace(box(104, 96, 166, 192, Face.UP), confidence=0.99)
+    assert joined([proposal], [whole], 30.0, 0.6) == [replace(whole, arrived=True)]
+    assert joined([proposal], [replace(whole, confidence=0.7)], 30.0, 0.6) == [proposal]
+    assert joined([proposal], [replace(whole, face=Face.DOWN)], 30.0, 0.6) == [proposal]
+    sure = replace(proposal, confidence=0.7)  # a sure proposal stays, though the box is surer still
+    assert joined([sure], [whole], 30.0, 0.6) == [sure]
 
 
 def test_a_box_on_a_card_known_to_lie_on_a_pile_is_left_out():
