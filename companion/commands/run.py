@@ -21,11 +21,11 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--vision",
         choices=("auto", "detector", "changes", "both"),
-        default="changes",
-        help="card proposals from the change-based proposer (the default: on rendered games with the cards "
-        "laid apart as right as with the detector joined in, at under a tenth of the CPU), the learned "
-        "detector, both (righter where cards are tossed onto each other, where the CPU keeps up; see "
-        "README.md), or auto (both when a detector is shipped)",
+        default="auto",
+        help="card proposals from both the change-based proposer and the learned detector (righter where "
+        "cards are tossed onto each other), the proposer alone (changes: a quarter of the CPU, as right "
+        "where cards are laid apart), the detector alone, or auto, the default (both when a detector is "
+        "shipped, else changes); see README.md",
     )
 
 

@@ -51,7 +51,7 @@ class WatchOptions:
     record: Path | None = None
     evidence: Path | None = None
     mode: str = "latest"  # capture mode: latest (live), realtime, fast
-    vision: str = "changes"
+    vision: str = "auto"  # both when the detector is shipped, else changes (pipeline/vision.py)
     first: int = 0
     config: PipelineConfig = field(default_factory=PipelineConfig)
 
