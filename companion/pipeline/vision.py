@@ -124,9 +124,8 @@ def make_see(
     ``detector`` uses the learned detector; ``changes`` the difference with the empty
     table (``empty_table``, or the first frame seen); ``both`` joins them (:func:`joined`: where
     both found a card, the proposer's quad, unless it is read unsure and the detector's box much
-    surer), the
-    other detector boxes on cards known to lie on a pile left out (:func:`off_piles`). The
-    detector looks only where a card counts (:func:`where_cards_count`).
+    surer), the other detector boxes on cards known to lie on a pile left out
+    (:func:`off_piles`). The detector looks only where a card counts (:func:`where_cards_count`).
     """
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")

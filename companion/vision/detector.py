@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -145,7 +146,7 @@ def probiou(a: np.ndarray, b: np.ndarray, eps: float = 1e-7) -> np.ndarray:
     det2 = np.clip(a2 * b2 - c2**2, 0, None)
     t3 = 0.5 * np.log(denom / (4 * np.sqrt(det1 * det2) + eps) + eps)
     bd = np.clip(t1 + t2 + t3, eps, 100.0)
-    return 1 - np.sqrt(1 - np.exp(-bd) + eps)
+    return np.asarray(1 - np.sqrt(1 - np.exp(-bd) + eps))
 
 
 def rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
@@ -181,7 +182,7 @@ def choose(boxes: np.ndarray, scores: np.ndarray, settings: DetectorSettings) ->
     """Indices of the boxes ``settings`` keep, best first: scoring ``conf`` or more, not overlapping
     a stronger one beyond ``iou`` (one card, one class), at most ``max_det``."""
     strong = np.flatnonzero(scores >= settings.conf)
-    return strong[rotated_nms(boxes[strong], scores[strong], settings.iou)][: settings.max_det]
+    return np.asarray(strong[rotated_nms(boxes[strong], scores[strong], settings.iou)][: settings.max_det])
 
 
 def decode(output: np.ndarray, settings: DetectorSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -191,7 +192,7 @@ def decode(output: np.ndarray, settings: DetectorSettings) -> tuple[np.ndarray, 
     return boxes[keep], scores[keep], classes[keep]
 
 
-def _metadata_imgsz(session) -> int:
+def _metadata_imgsz(session: Any) -> int:
     """The training size ultralytics writes into an exported model's metadata (``imgsz: [640, 640]``)."""
     text = session.get_modelmeta().custom_metadata_map.get("imgsz", "[640, 640]")
     return max(int(v) for v in text.strip("[]").split(","))
@@ -200,7 +201,7 @@ def _metadata_imgsz(session) -> int:
 class Detector:
     """Finds cards (face up or down) in BGR frames with an exported YOLO-OBB ONNX model."""
 
-    def __init__(self, session, settings: DetectorSettings = DetectorSettings()) -> None:
+    def __init__(self, session: Any, settings: DetectorSettings = DetectorSettings()) -> None:
         self.session = session
         self.settings = settings
         model_input = session.get_inputs()[0]
