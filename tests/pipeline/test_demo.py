@@ -10,6 +10,7 @@ from companion.cli import main
 from companion.commands.demo import SAMPLE
 from companion.engine import load_record, replay
 from companion.errors import MissingResource
+from companion.paths import models_dir
 
 
 @pytest.mark.slow
@@ -32,3 +33,5 @@ def test_the_demo_plays_the_bundled_game_to_its_true_result(capsys, tmp_path):
     assert [t.plays for t in seen.tricks] == [t.plays for t in truth.tricks]
     assert result["games"][0] == json.loads(record.read_text())
     assert not [line for line in lines[:-1] if line["doubt"]]
+    shipped = (models_dir() / "detector.onnx").is_file()
+    assert result["stats"]["vision"] == ("both" if shipped else "changes")  # the default, auto
