@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.table.layers import Layer, PileLayers, far_from
+from companion.table.layers import SAME_CARD, Layer, PileLayers, far_from
 from companion.table.peel import STRIP_PX, peel_cards
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reach, Reading, Sight
@@ -217,7 +217,20 @@ class ChangeProposer:
         ]
         layers = [box.center for box in piled]
         apart = [rows[i] for i in far_from([box.center for box in rows], layers, near)]
-        return whole + apart + kept + piled
+        return whole + self._off_known(apart, layers, near) + kept + piled
+
+    def _off_known(self, rows: list[_Box], proposed: list[tuple[float, float]], near: float) -> list[_Box]:
+        """The cards of ``rows`` less those cut across a card known to lie on a pile (and not among
+        the ``proposed`` layers): within ``near`` of it but not on it. A card tossed half over one
+        lying there fills a rectangle cut as a row of two, each half of one card and half of the
+        other; a row card on a known card (two cards side by side) is that card."""
+        assert self._pile is not None
+        lying = [layer.center for layer in self._pile.lying]
+        known = [lying[i] for i in far_from(lying, proposed, near)]
+        centres = [box.center for box in rows]
+        across = set(range(len(rows))) - set(far_from(centres, known, near))
+        on = set(range(len(rows))) - set(far_from(centres, known, SAME_CARD * min(self._card)))
+        return [box for i, box in enumerate(rows) if i not in across or i in on]
 
     def _layers(self, contour: np.ndarray) -> list[Layer]:
         """The cards of a blob of what changed while the table moved: one card, whose convex hull

@@ -250,6 +250,36 @@ def test_a_card_tossed_onto_another_side_to_side_is_not_cut_as_a_row_of_two() ->
     assert all(r is arrived or iou(r.corners, over) < 0.3 for r in readings)
 
 
+def test_no_card_is_proposed_cut_across_a_card_lying_there_and_one_tossed_half_over_it() -> None:
+    """Both cards fill a rectangle that is cut as a row of two, each half of one card and half of
+    the other: such a half is no card (a two of swords was read across an ace of swords and the
+    five of clubs tossed half over it)."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    under = _card(first, (430, 450), 0, (40, 40, 180))
+    pile = first.copy()
+    over = _card(pile, (470, 470), 0, (170, 60, 30))
+    proposer = ChangeProposer(profile, empty)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
+    (arrived,) = [r for r in readings if r.arrived]
+    assert iou(arrived.corners, over) > 0.85
+    assert all(max(iou(r.corners, under), iou(r.corners, over)) > 0.7 for r in readings)
+
+
+def test_a_card_laid_touching_one_lying_there_leaves_both_proposed() -> None:
+    """Two cards side by side are cut as a row, each card of it on a card known to lie there."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    left = _card(first, (430, 450), 0, (40, 40, 180))
+    both = first.copy()
+    right = _card(both, (430 + min(CARD_MM), 450), 0, (170, 60, 30))
+    proposer = ChangeProposer(profile, empty)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [both] * 5)
+    assert len(readings) == 2
+    for card in (left, right):
+        assert max(iou(r.corners, card) for r in readings) > 0.85
+
+
 def test_two_cards_tossed_onto_a_card_before_the_table_lies_still_are_both_found() -> None:
     profile, empty = _square_table()
     first = empty.copy()
