@@ -4,8 +4,8 @@ Vision proposes, rules dispose: each new card's fused probabilities are narrowed
 to the cards the rules still allow (the engine's ``unseen``; for the trump spot,
 the current trump card or a swap card), and the best consistent card is played
 by the seat whose turn the engine says it is, checked against where it lies. A
-card that stays doubtful is played anyway, flagged for confirmation with its
-alternatives, so the game goes on and nothing is silently guessed. A trick is
+card that stays doubtful is played anyway while in view, flagged for confirmation
+with its alternatives, so the game goes on and nothing is silently guessed. A trick is
 gathered before the next is led: a card that shows while the last trick still
 lies there is held back (one of its cards, moved or seen anew), and a card at the
 trump spot is no swap while the face-up trump card is still seen there. A swap the
@@ -401,8 +401,12 @@ class Recogniser:
     # --- helpers ---------------------------------------------------------------------------------
 
     def _decided(self, choice: Choice, card: TableCard, t: float) -> bool:
-        """Sure now, or doubtful for longer than the config lets a card be watched."""
-        return choice.doubt is None or t - self._placed_at[card.id] >= self.config.doubt_wait_s
+        """Sure now, or doubtful for longer than the config lets a card be watched and seen now: a
+        doubtful card not seen since (a hand resting on a pile a moment, taken for a card) waits
+        until it shows again, or is gone."""
+        if choice.doubt is None:
+            return True
+        return t - self._placed_at[card.id] >= self.config.doubt_wait_s and card.last_seen >= t
 
     def _play(self, seat: int, choice: Choice, t: float) -> Choice:
         """Play the best reading the engine accepts (it knows cards held by other seats); when it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -127,6 +128,29 @@ def test_a_card_seen_only_briefly_is_not_played(seen):
     script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
     script.put("peek", SPOT[0], "1C").hold(0.2).take("peek").hold(2)
     assert script.kinds() == ["trump"]
+
+
+def _one_trick_played(seen) -> Script:
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    return script.put("a", SPOT[0], "1C").hold(1).put("b", SPOT[1], "5C").hold(1).take("a", "b").hold(2)
+
+
+def test_a_doubtful_card_seen_arriving_once_is_not_played(seen):
+    """A hand resting on a pile a moment can be taken for a card arriving there, read as a card
+    already played: not seen since, it is no play."""
+    script = _one_trick_played(seen)
+    script.lying["hand"] = replace(seen(*SPOT[1], "1C", 0.9, ("4E", 0.05)), arrived=True)
+    script.hold(0.1).take("hand").hold(2)
+    assert script.kinds() == ["trump", "play", "play", "trick", "collected"]
+
+
+def test_a_doubtful_card_hidden_a_moment_is_played_once_it_shows_again(seen):
+    script = _one_trick_played(seen)
+    script.put("c", SPOT[0], "1C", 0.9, ("4E", 0.05)).hold(0.5).hold(0.8, hidden=("c",))
+    assert script.kinds()[-1] == "collected"
+    script.hold(0.3)
+    assert script.kinds()[-1] == "play" and script.events[-1].doubt is not None
+    assert script.events[-1].card == Card.parse("4E")
 
 
 @pytest.mark.parametrize(
