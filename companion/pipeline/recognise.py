@@ -321,7 +321,8 @@ class Recogniser:
         """``seat`` plays the card that lay face up when the stock ran out, which the engine gave the
         last drawer: it swapped it in the last drawing turn, a moment before the last drawer took
         it. The swap goes into the record there when vision is sure of the card and the record,
-        with the swap and this play, replays with no more problems than before."""
+        with the swap and this play, replays with no more problems than before (the card put face
+        up instead may have been played since, by the last drawer)."""
         view = self.session.view()
         state, record = view.state, view.record
         rules = state.rules
@@ -341,7 +342,8 @@ class Recogniser:
         turn = plays[rules.draw_rounds * rules.seats - 1] + 1  # the last drawing turn came after that play
         problems = len(replay(record).issues)
         p = card.probability(face_up)
-        for taker in swap_cards(state, face_up):
+        takers = [Card(rank, face_up.suit) for rank in (Rank.SIETE, Rank.DOS) if rank != face_up.rank]
+        for taker in takers:
             swap = Event(
                 "swap",
                 seat=seat,

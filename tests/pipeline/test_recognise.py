@@ -254,6 +254,22 @@ def test_a_swap_in_the_last_drawing_turn_is_inferred_when_the_face_up_card_is_pl
     assert script.session.view().flags == () and script.state.valid
 
 
+def test_a_swap_in_the_last_drawing_turn_is_inferred_though_the_card_put_face_up_was_played(seen):
+    """The last drawer took the 7O that the other seat had put face up in that moment and plays it
+    a trick before the other seat plays the 12O."""
+    script, cards = _stock_played_out(seen)
+    swapper = script.state.to_play  # the last trick's winner; the loser drew the face-up card
+    hands = {1 - swapper: iter(["7O", next(cards)]), swapper: iter([next(cards), "12O"])}
+    for _ in range(2):
+        leader = script.state.to_play
+        for seat in (leader, 1 - leader):
+            script.put(f"s{seat}", SPOT[seat], next(hands[seat])).hold(1.5)
+        script.take("s0", "s1").hold(2)
+    swaps = [event for event in script.events if event.kind == "swap"]
+    assert [(e.seat, str(e.card)) for e in swaps] == [(swapper, "7O")]
+    assert script.session.view().flags == () and script.state.valid
+
+
 def test_the_last_drawer_playing_the_face_up_card_it_drew_is_no_swap(seen):
     script, cards = _stock_played_out(seen)
     leader = script.state.to_play
