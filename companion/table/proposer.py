@@ -211,22 +211,18 @@ class ChangeProposer:
         piles = [layer.center for layer in self._pile.lying]
         kept = [pieced[i] for i in far_from([box.center for box in pieced], piles, near)]
         arrived = self._pile.arrived
-        piled = [
-            _Box(layer.center, layer.size, layer.angle, 1.0, layer in arrived)
-            for layer in self._pile.present(table, mask)
-        ]
+        present = self._pile.present(table, mask)
+        piled = [_Box(layer.center, layer.size, layer.angle, 1.0, layer in arrived) for layer in present]
         layers = [box.center for box in piled]
         apart = [rows[i] for i in far_from([box.center for box in rows], layers, near)]
-        return whole + self._off_known(apart, layers, near) + kept + piled
+        known = [layer.center for layer in self._pile.lying if layer not in present]
+        return whole + self._off_known(apart, known, near) + kept + piled
 
-    def _off_known(self, rows: list[_Box], proposed: list[tuple[float, float]], near: float) -> list[_Box]:
-        """The cards of ``rows`` less those cut across a card known to lie on a pile (and not among
-        the ``proposed`` layers): within ``near`` of it but not on it. A card tossed half over one
-        lying there fills a rectangle cut as a row of two, each half of one card and half of the
-        other; a row card on a known card (two cards side by side) is that card."""
-        assert self._pile is not None
-        lying = [layer.center for layer in self._pile.lying]
-        known = [lying[i] for i in far_from(lying, proposed, near)]
+    def _off_known(self, rows: list[_Box], known: list[tuple[float, float]], near: float) -> list[_Box]:
+        """The cards of ``rows`` less those cut across a card known to lie on a pile (``known``, its
+        centre): within ``near`` of it but not on it. A card tossed half over one lying there fills
+        a rectangle cut as a row of two, each half of one card and half of the other; a row card on
+        a known card (two cards side by side) is that card."""
         centres = [box.center for box in rows]
         across = set(range(len(rows))) - set(far_from(centres, known, near))
         on = set(range(len(rows))) - set(far_from(centres, known, SAME_CARD * min(self._card)))
