@@ -342,8 +342,7 @@ class Recogniser:
         turn = plays[rules.draw_rounds * rules.seats - 1] + 1  # the last drawing turn came after that play
         problems = len(replay(record).issues)
         p = card.probability(face_up)
-        takers = [Card(rank, face_up.suit) for rank in (Rank.SIETE, Rank.DOS) if rank != face_up.rank]
-        for taker in takers:
+        for taker in takers_of(face_up):
             swap = Event(
                 "swap",
                 seat=seat,
@@ -468,9 +467,15 @@ def seat_name(state: GameState, seat: int) -> str:
 
 
 def swap_cards(state: GameState, face_up: Card) -> list[Card]:
-    """The cards not seen yet that may take the place of ``face_up`` under the stock: the 7 and
-    the 2 of its suit (which of them may, the engine says)."""
-    return [c for c in state.unseen if c.suit == face_up.suit and c.rank in (Rank.SIETE, Rank.DOS)]
+    """The cards not seen yet that may take the place of ``face_up`` under the stock (which of
+    them may, the engine says)."""
+    takers = takers_of(face_up)
+    return [c for c in state.unseen if c in takers]
+
+
+def takers_of(face_up: Card) -> list[Card]:
+    """The cards that may take the place of ``face_up`` under the stock: the 7 and the 2 of its suit."""
+    return [Card(rank, face_up.suit) for rank in (Rank.SIETE, Rank.DOS) if rank != face_up.rank]
 
 
 def playable(state: GameState) -> set[Card]:

@@ -198,7 +198,8 @@ class ChangeProposer:
         """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
         frame: a card whose outline shows whole wins over a layer near it (and carries its arrival,
         when the layer was found in this frame); a layer wins over a card of a ``row`` cut near it
-        (two cards lying over each other side to side look like a row of two); a card pieced
+        (two cards lying over each other side to side look like a row of two), and a row's card cut
+        across a card known to lie there is left out (:meth:`_off_known`); a card pieced
         together near a card known to lie there (a layer, or a card seen whole at a still moment)
         is that card, partly covered, and is left out."""
         assert self._pile is not None  # started by changed()
