@@ -5,12 +5,12 @@ to the cards the rules still allow (the engine's ``unseen``; for the trump spot,
 the current trump card or a swap card), and the best consistent card is played
 by the seat whose turn the engine says it is, checked against where it lies. A
 card that stays doubtful is played anyway while in view, flagged for confirmation
-with its alternatives, so the game goes on and nothing is silently guessed. A trick is
-gathered before the next is led: a card that shows while the last trick still
-lies there is held back (one of its cards, moved or seen anew), and a card at the
-trump spot is no swap while the face-up trump card is still seen there. A swap the
-camera missed shows when the card it took is played: it goes into the record then
-(in the last drawing turn, when the last drawer was to take that card).
+with its alternatives, so the game goes on and nothing is silently guessed. A
+trick is gathered before the next is led: a card that shows while the last trick
+still lies there is held back (one of its cards, moved or seen anew), and a card
+at the trump spot is no swap while the face-up trump card is still seen there. A
+swap the camera missed shows when the card it took is played: it goes into the
+record then (in the last drawing turn, when the last drawer was to take that card).
 """
 
 from __future__ import annotations

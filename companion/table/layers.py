@@ -270,11 +270,12 @@ def far_from(
     points: Sequence[tuple[float, float]], centres: Sequence[tuple[float, float]], distance: float
 ) -> list[int]:
     """Indices of the ``points`` farther than ``distance`` from every one of ``centres``."""
-    if not centres:
-        return list(range(len(points)))
-    others = np.asarray(centres, np.float64)
-    return [
-        i
-        for i, point in enumerate(points)
-        if np.min(np.linalg.norm(others - np.asarray(point), axis=1)) > distance
-    ]
+    return [i for i, gap in enumerate(nearest_gaps(points, centres)) if gap > distance]
+
+
+def nearest_gaps(points: Sequence[tuple[float, float]], centres: Sequence[tuple[float, float]]) -> np.ndarray:
+    """For each of ``points``, its distance to the nearest of ``centres`` (infinite when none)."""
+    if not centres or not points:
+        return np.full(len(points), np.inf)
+    gaps = np.asarray(points, np.float64)[:, None, :] - np.asarray(centres, np.float64)[None, :, :]
+    return np.asarray(np.linalg.norm(gaps, axis=2).min(axis=1))

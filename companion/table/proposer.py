@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.table.layers import SAME_CARD, Layer, PileLayers, far_from
+from companion.table.layers import SAME_CARD, Layer, PileLayers, far_from, nearest_gaps
 from companion.table.peel import STRIP_PX, peel_cards
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reach, Reading, Sight
@@ -224,10 +224,9 @@ class ChangeProposer:
         centre): within ``near`` of it but not on it. A card tossed half over one lying there fills
         a rectangle cut as a row of two, each half of one card and half of the other; a row card on
         a known card (two cards side by side) is that card."""
-        centres = [box.center for box in rows]
-        across = set(range(len(rows))) - set(far_from(centres, known, near))
-        on = set(range(len(rows))) - set(far_from(centres, known, SAME_CARD * min(self._card)))
-        return [box for i, box in enumerate(rows) if i not in across or i in on]
+        gaps = nearest_gaps([box.center for box in rows], known)
+        on = SAME_CARD * min(self._card)
+        return [box for box, gap in zip(rows, gaps, strict=True) if gap > near or gap <= on]
 
     def _layers(self, contour: np.ndarray) -> list[Layer]:
         """The cards of a blob of what changed while the table moved: one card, whose convex hull
