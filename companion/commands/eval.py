@@ -12,13 +12,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     video = actions.add_parser(
         "video",
         help="watch game videos and compare the recognised games with the true ones",
-        description="VIDEO is a game video (truth: --truth, or record.json beside it) or a folder of "
-        "rendered games (each subfolder with game.mp4 and record.json, as 'companion dataset "
-        "game-video' writes them). Prints per game: plays, leaders and winners right, trump card, "
+        description="VIDEO is a game video (truth: --truth, or record.json beside it), a rendered "
+        "game's folder (game.mp4 and record.json, as 'companion dataset game-video' writes them) or a "
+        "folder of rendered games (one such folder each). Prints per game: plays, leaders and winners right, trump card, "
         "final points and winner, events flagged and wrong, and the median delay from a card coming "
         "to rest to its event.",
     )
-    video.add_argument("video", type=Path, help="a game video, or a folder of rendered games")
+    video.add_argument("video", type=Path, help="a game video, a rendered game's folder, or a folder of them")
     video.add_argument("--truth", type=Path, help="the true record (default: record.json beside the video)")
     from companion.commands.run import add_watch_arguments
 
@@ -81,11 +81,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.video.exists():
         raise MissingResource(f"no video or folder of rendered games at {args.video}")
     if args.video.is_dir():
-        jobs = [(video, video.with_name("record.json")) for video in sorted(args.video.glob("*/game.mp4"))]
+        one = args.video / "game.mp4"
+        videos = [one] if one.is_file() else sorted(args.video.glob("*/game.mp4"))
+        jobs = [(video, video.with_name("record.json")) for video in videos]
     else:
         jobs = [(args.video, args.truth or args.video.with_name("record.json"))]
     if not jobs:
-        raise MissingResource(f"no */game.mp4 under {args.video}")
+        raise MissingResource(f"no game.mp4 in {args.video} or its subfolders")
     missing = [str(truth) for _, truth in jobs if not truth.is_file()]
     if missing:  # said before the first game is watched, not after
         raise MissingResource(f"no true record for {len(missing)} game(s): {', '.join(missing)}")
