@@ -14,9 +14,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="watch game videos and compare the recognised games with the true ones",
         description="VIDEO is a game video (truth: --truth, or record.json beside it), a rendered "
         "game's folder (game.mp4 and record.json, as 'companion dataset game-video' writes them) or a "
-        "folder of rendered games (one such folder each). Prints per game: plays, leaders and winners right, trump card, "
-        "final points and winner, events flagged and wrong, and the median delay from a card coming "
-        "to rest to its event.",
+        "folder of rendered games (one such folder each). Prints per game: plays, leaders and winners "
+        "right, trump card, final points and winner, events flagged and wrong, and the median delay "
+        "from a card coming to rest to its event.",
     )
     video.add_argument("video", type=Path, help="a game video, a rendered game's folder, or a folder of them")
     video.add_argument("--truth", type=Path, help="the true record (default: record.json beside the video)")
