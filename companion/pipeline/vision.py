@@ -158,7 +158,7 @@ def make_see(
         found = detector.detect(frame, within=region) if detector is not None else []
         if proposer is None:
             return Sight(tuple(namer.name(frame, found)), ())
-        changes = proposer.look(frame)
+        changes = proposer.look(frame, [box.corners for box in found if box.face is Face.UP])
         proposed = by_zone(changes.readings, profile, zones)
         named = namer.name(frame, [*proposed, *found])
         both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure)

@@ -57,6 +57,13 @@ SAME_CARD = 0.25
 STILL_CARD = 0.1
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
+#: What changed between two still moments and no card found there explains, in a piece at least
+#: this share of a card's area, is a card that landed over another card's white as the one before
+#: it landed (two cards came while the table moved); a card found there by other means (a
+#: detector's box) that takes in ...
+LEFT_SHARE = 0.3
+#: ... this share of the piece is that card.
+LEFT_COVER = 0.6
 
 
 @dataclass(frozen=True)
@@ -115,9 +122,11 @@ class PileLayers:
         changed: np.ndarray,
         arms: Sequence[np.ndarray] = (),
         whole: Sequence[Layer] = (),
+        seen: Sequence[Layer] = (),
     ) -> None:
         """Watch one rectified frame, ``changed`` its difference from the empty table; ``arms`` the
-        contours of the arms reaching in, ``whole`` the cards whose outline it shows whole."""
+        contours of the arms reaching in, ``whole`` the cards whose outline it shows whole, ``seen``
+        the cards found in it by other means (a detector), to explain what the change alone does not."""
         smooth = cv2.blur(table, SMOOTH)  # a noisy picture's grain is no motion
         moving = np.count_nonzero(self._changes(self._previous, smooth) & self._area)
         self._previous = smooth
@@ -126,7 +135,7 @@ class PileLayers:
         self._still_frames = self._still_frames + 1 if still else 0
         self.arrived = []
         if self._still_frames == SETTLE_FRAMES:
-            self._settle(table, changed, whole)
+            self._settle(table, changed, whole, seen)
         self._watch_whole(table, whole)
 
     def forget_near(self, centres: Sequence[tuple[float, float]], distance: float) -> None:
@@ -150,10 +159,14 @@ class PileLayers:
             and share_inside(since, layer.corners()) < GONE_SHARE
         ]
 
-    def _settle(self, table: np.ndarray, changed: np.ndarray, whole: Sequence[Layer]) -> None:
+    def _settle(
+        self, table: np.ndarray, changed: np.ndarray, whole: Sequence[Layer], seen: Sequence[Layer]
+    ) -> None:
         """The table lies still again: the cards that came since it last did (and lie there now)
-        become layers; the cards whose place changed otherwise, or where nothing lies, are forgotten,
-        and the layers they mostly cover no longer proposed; the cards seen ``whole`` are remembered."""
+        become layers, with the cards ``seen`` by other means that explain what they leave changed
+        (:meth:`_left_explained`); the cards whose place changed otherwise, or where nothing lies,
+        are forgotten, and the layers they mostly cover no longer proposed; the cards seen ``whole``
+        are remembered."""
         difference = self._changes(self._settled, table) & self._area
         self._settled = table
         new = [
@@ -161,9 +174,8 @@ class PileLayers:
             for layer in self._cards_in(difference)
             if share_inside(changed, layer.corners()) >= PRESENT_SHARE
         ]
-        under_new = np.zeros(difference.shape, np.uint8)  # a new card over an old one does not move it
-        for layer in new:
-            cv2.fillConvexPoly(under_new, np.round(layer.corners()).astype(np.int32), 255)
+        new += self._left_explained(difference & ~_filled(difference.shape, new), seen)
+        under_new = _filled(difference.shape, new)  # a new card over an old one does not move it
         stayed = [
             layer
             for layer in self.lying
@@ -181,6 +193,26 @@ class PileLayers:
         seen = [piled[i] for i in far_from([card.center for card in piled], known, SAME_CARD * self._short)]
         self.lying = stayed + new + seen
         self.arrived = new
+
+    def _left_explained(self, left: np.ndarray, seen: Sequence[Layer]) -> list[Layer]:
+        """The cards of ``seen`` that explain a piece of ``left`` (what changed and no card found
+        explains): each takes in :data:`LEFT_COVER` of a piece of at least :data:`LEFT_SHARE` of a
+        card, and is no card known to lie there (a card nudged leaves such a piece too)."""
+        left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        pieces = [
+            piece
+            for piece in cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+            if cv2.contourArea(piece) >= LEFT_SHARE * self._card_area
+        ]
+        known = [layer.center for layer in self.lying]
+        unknown = [seen[i] for i in far_from([card.center for card in seen], known, SAME_CARD * self._short)]
+        found = []
+        for piece in pieces:
+            mask = _filled(left.shape, [], [piece])
+            best = max(unknown, key=lambda card: _share_of(mask, card), default=None)
+            if best is not None and _share_of(mask, best) >= LEFT_COVER and best not in found:
+                found.append(best)
+        return found
 
     def _watch_whole(self, table: np.ndarray, whole: Sequence[Layer]) -> None:
         """A card seen whole at one place, where piles lie, for ``SETTLE_FRAMES`` frames lies there,
@@ -254,6 +286,24 @@ class PileLayers:
             if inside and cv2.contourArea(contour) >= 0.5 * self._card_area:
                 blobs.append(contour)
         return blobs
+
+
+def _filled(
+    shape: tuple[int, ...], layers: Sequence[Layer], contours: Sequence[np.ndarray] = ()
+) -> np.ndarray:
+    """A mask (0/255) of ``shape`` with ``layers`` and ``contours`` filled in."""
+    mask = np.zeros(shape[:2], np.uint8)
+    for layer in layers:
+        cv2.fillConvexPoly(mask, np.round(layer.corners()).astype(np.int32), 255)
+    if contours:
+        cv2.drawContours(mask, list(contours), -1, 255, -1)
+    return mask
+
+
+def _share_of(piece: np.ndarray, card: Layer) -> float:
+    """The share of the mask ``piece`` (0/255) that ``card`` takes in."""
+    inside = np.count_nonzero(piece & _filled(piece.shape, [card]))
+    return inside / max(np.count_nonzero(piece), 1)
 
 
 def _within(piece: np.ndarray, blob: np.ndarray) -> bool:

@@ -16,6 +16,7 @@ a hint from colour (a mostly white card is face up), unreliable on decks printed
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
@@ -115,6 +116,12 @@ class ChangeProposer:
         cv2.circle(area, centre, round((layout.play_radius + self.config.pile_margin_mm) * px), 255, -1)
         return area
 
+    def _on_table(self, corners: np.ndarray) -> Layer:
+        """The rectangle on the rectified table of a card's corners in the image."""
+        points = self.profile.to_table(np.asarray(corners, np.float64)) * self.config.px_per_mm
+        (cx, cy), size, angle = cv2.minAreaRect(points.astype(np.float32))
+        return Layer((cx, cy), size, angle)
+
     def _rectify(self, frame: np.ndarray) -> np.ndarray:
         return cv2.warpPerspective(frame, self._to_rectified, self._size, flags=cv2.INTER_AREA)
 
@@ -144,8 +151,11 @@ class ChangeProposer:
         """Card proposals in ``frame`` (BGR), in image pixels, without identity."""
         return list(self.look(frame).readings)
 
-    def look(self, frame: np.ndarray) -> Sight:
-        """Card proposals and the arms reaching in, in ``frame`` (BGR), in image pixels."""
+    def look(self, frame: np.ndarray, seen: Sequence[np.ndarray] = ()) -> Sight:
+        """Card proposals and the arms reaching in, in ``frame`` (BGR), in image pixels; ``seen`` the
+        corners (image px) of the cards found in it by other means (a detector), which explain the
+        changes on a pile that no card outline found there does (two cards came at once, one over
+        another card's white)."""
         table, mask = self.changed(frame)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         whole: list[_Box] = []  # cards whose outline the change shows whole
@@ -174,7 +184,7 @@ class ChangeProposer:
             elif cv2.contourArea(contour) < MAX_PEEL_CARDS * card_area:
                 pieced.extend(self._peeled(contour))
         pieced.extend(self._merged(fragments))
-        boxes = self._with_layers(table, mask, whole, rows, pieced, arms)
+        boxes = self._with_layers(table, mask, whole, rows, pieced, arms, [self._on_table(c) for c in seen])
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
 
@@ -194,6 +204,7 @@ class ChangeProposer:
         rows: list[_Box],
         pieced: list[_Box],
         arms: list[np.ndarray],
+        seen: list[Layer],
     ) -> list[_Box]:
         """The cards found on piles (:mod:`companion.table.layers`) joined to the boxes found in this
         frame: a card whose outline shows whole wins over a layer near it (and carries its arrival,
@@ -203,7 +214,7 @@ class ChangeProposer:
         together near a card known to lie there (a layer, or a card seen whole at a still moment)
         is that card, partly covered, and is left out."""
         assert self._pile is not None  # started by changed()
-        self._pile.update(table, mask, arms, [box.rectangle() for box in whole])
+        self._pile.update(table, mask, arms, [box.rectangle() for box in whole], seen)
         near = 0.5 * self._card[0]
         new = [layer.center for layer in self._pile.arrived]  # a card seen whole there is that card
         elsewhere = far_from([box.center for box in whole], new, near)
