@@ -140,7 +140,7 @@ class Recogniser:
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
         out += self._collected(present, table.t)
-        for card in sorted(new, key=lambda c: c.still_since):
+        for card in self._in_turn(new):
             if at_trump_spot(self.zones, card.position, self.config.trump_margin):
                 out += self._at_trump_spot(card, table) or []
             elif in_play(self.zones, card.position, self.config.play_margin):
@@ -149,6 +149,26 @@ class Recogniser:
                     break
                 out += events
         return out
+
+    def _in_turn(self, cards: list[TableCard]) -> list[TableCard]:
+        """``cards`` in the order they came to rest; of those that came to rest at one moment (found
+        together as the table lay still: one tossed over the other before it did), a card played
+        before the seat to play comes first when one was brought from its side (or lies before it)."""
+        state = self.session.view().state
+        seat = state.to_play
+        rest = sorted(cards, key=lambda c: c.still_since)
+        ordered = []
+        while rest:
+            together = [card for card in rest if card.still_since == rest[0].still_since]
+            played = [
+                card for card in together if in_play(self.zones, card.position, self.config.play_margin)
+            ]
+            first = next((card for card in played if self._played_from(card)[0] == seat), together[0])
+            ordered.append(first)
+            rest.remove(first)
+            if seat is not None and first in played:
+                seat = (seat + 1) % state.rules.seats
+        return ordered
 
     # --- the trump spot ------------------------------------------------------------------
 

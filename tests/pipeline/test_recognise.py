@@ -211,6 +211,17 @@ def test_a_card_brought_from_the_side_of_a_player_not_to_play_is_flagged(seen):
     assert script.events[2].doubt == "seat 1 is to play but the card was brought from the side of seat 0"
 
 
+def test_cards_that_come_to_rest_together_are_played_in_the_order_of_the_seats_they_came_from(seen):
+    """Two cards found at one moment (the second tossed before the table lay still for the first):
+    the one before the seat to play was played first, whichever the camera listed first."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "1C").hold(1.3).put("b", SPOT[1], "5C").hold(1.3).take("a", "b").hold(4)
+    assert script.state.to_play == 0  # the ace won the first trick
+    script.put("c", SPOT[1], "7B").put("d", SPOT[0], "4B").hold(1.3)
+    plays = [e for e in script.events if e.kind == "play"][2:]
+    assert [(e.seat, str(e.card), e.doubt) for e in plays] == [(0, "4B", None), (1, "7B", None)]
+
+
 def test_without_an_arm_seen_a_card_is_played_by_the_seat_it_lies_before(seen):
     middle = {0: (320.0, 300.0), 1: (325.0, 340.0)}
     script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
