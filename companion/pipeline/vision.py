@@ -125,7 +125,9 @@ def make_see(
     table (``empty_table``, or the first frame seen); ``both`` joins them (:func:`joined`: where
     both found a card, the proposer's quad, unless it is read unsure and the detector's box much
     surer), the other detector boxes on cards known to lie on a pile left out
-    (:func:`off_piles`). The detector looks only where a card counts (:func:`where_cards_count`).
+    (:func:`off_piles`); the detector's face-up boxes also tell the proposer which cards explain
+    what changed on a pile (a card tossed over another card's white). The detector looks only where
+    a card counts (:func:`where_cards_count`).
     """
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
