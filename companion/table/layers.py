@@ -62,7 +62,7 @@ CARD_MARGIN = 3
 #: it landed (two cards came while the table moved); a card found there by other means (a
 #: detector's box) that takes in ...
 LEFT_SHARE = 0.3
-#: ... this share of the piece is that card.
+#: ... this share of the piece, and lies this much on what changed, is that card.
 LEFT_COVER = 0.6
 
 
@@ -174,7 +174,7 @@ class PileLayers:
             for layer in self._cards_in(difference)
             if share_inside(changed, layer.corners()) >= PRESENT_SHARE
         ]
-        new += self._left_explained(difference & ~_filled(difference.shape, new), seen)
+        new += self._left_explained(difference, new, seen)
         under_new = _filled(difference.shape, new)  # a new card over an old one does not move it
         stayed = [
             layer
@@ -194,10 +194,14 @@ class PileLayers:
         self.lying = stayed + new + seen
         self.arrived = new
 
-    def _left_explained(self, left: np.ndarray, seen: Sequence[Layer]) -> list[Layer]:
-        """The cards of ``seen`` that explain a piece of ``left`` (what changed and no card found
-        explains): each takes in :data:`LEFT_COVER` of a piece of at least :data:`LEFT_SHARE` of a
-        card, and is no card known to lie there (a card nudged leaves such a piece too)."""
+    def _left_explained(self, difference: np.ndarray, new: list[Layer], seen: Sequence[Layer]) -> list[Layer]:
+        """The cards of ``seen`` that explain a piece of what changed (``difference``) that the
+        ``new`` cards found there leave: a piece of at least :data:`LEFT_SHARE` of a card, of
+        which a card of ``seen`` takes in :data:`LEFT_COVER` while lying that much on what
+        changed, its pieces joined (a loose box across the cards before does not), and the only
+        one that does (two that do lie over each other, and which of them came first is not
+        known); no card known to lie there (a card nudged leaves such a piece too)."""
+        left = difference & ~_filled(difference.shape, new)
         left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         pieces = [
             piece
@@ -206,12 +210,14 @@ class PileLayers:
         ]
         known = [layer.center for layer in self.lying]
         unknown = [seen[i] for i in far_from([card.center for card in seen], known, SAME_CARD * self._short)]
+        joined = self._joined(difference)
+        on_change = [card for card in unknown if share_inside(joined, card.corners()) >= LEFT_COVER]
         found = []
         for piece in pieces:
             mask = _filled(left.shape, [], [piece])
-            best = max(unknown, key=lambda card: _share_of(mask, card), default=None)
-            if best is not None and _share_of(mask, best) >= LEFT_COVER and best not in found:
-                found.append(best)
+            takers = [card for card in on_change if _share_of(mask, card) >= LEFT_COVER]
+            if len(takers) == 1 and takers[0] not in found:
+                found.append(takers[0])
         return found
 
     def _watch_whole(self, table: np.ndarray, whole: Sequence[Layer]) -> None:
@@ -263,18 +269,22 @@ class PileLayers:
     def _cards_in(self, difference: np.ndarray) -> list[Layer]:
         """The card rectangles that fit the blobs of ``difference`` lying inside the table, its
         pieces less than ``JOIN_GAP`` apart joined first."""
-        gap = round(JOIN_GAP * self._short)
-        joined = cv2.morphologyEx(
-            difference, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))
-        )
         found = []
-        for blob in self._blobs(joined):
+        for blob in self._blobs(self._joined(difference)):
             cards = self._cards_of(blob)
             if not cards:  # joined to a speck of the cloth beside it: the card is one of its pieces
                 inside = [piece for piece in self._blobs(difference) if _within(piece, blob)]
                 cards = [card for piece in inside for card in self._cards_of(piece)]
             found.extend(cards)
         return found
+
+    def _joined(self, difference: np.ndarray) -> np.ndarray:
+        """``difference`` with its pieces less than ``JOIN_GAP`` apart joined (a card's pips on the
+        white of the card under it)."""
+        gap = round(JOIN_GAP * self._short)
+        return cv2.morphologyEx(
+            difference, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))
+        )
 
     def _blobs(self, mask: np.ndarray) -> list[np.ndarray]:
         """The contours of ``mask`` at least half a card large that lie inside the table."""

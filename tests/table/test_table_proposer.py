@@ -524,3 +524,15 @@ def test_a_card_seen_where_nothing_is_left_unexplained_is_no_card_arriving() -> 
         readings = proposer.look(frame, [lying, below]).readings
     (arrived,) = [r for r in readings if r.arrived]
     assert iou(arrived.corners, below) > 0.85
+
+
+def test_two_cards_seen_over_each_other_where_the_change_fits_no_card_add_neither() -> None:
+    """Two boxes that both explain what changed lie over each other: which came first is unknown,
+    so neither is taken for the card that arrived."""
+    profile, frames, below, over = _two_tossed_over_a_white_card()
+    nearly = over + 6.0  # a second box 8 mm off the first
+    proposer = ChangeProposer(profile, frames[0])
+    for frame in frames:
+        readings = proposer.look(frame, [over, nearly]).readings
+    (arrived,) = [r for r in readings if r.arrived]
+    assert iou(arrived.corners, below) > 0.85
