@@ -152,8 +152,9 @@ class Recogniser:
 
     def _in_turn(self, cards: list[TableCard]) -> list[TableCard]:
         """``cards`` in the order they came to rest; of those that came to rest at one moment (found
-        together as the table lay still: one tossed over the other before it did), a card played
-        before the seat to play comes first when one was brought from its side (or lies before it)."""
+        together as the table lay still: one tossed over the other before it did), the one brought
+        from the side of the seat to play (or lying before it) comes first, else the first the
+        tracker lists (the proposer finds cards on a pile from the one underneath)."""
         state = self.session.view().state
         seat = state.to_play
         rest = sorted(cards, key=lambda c: c.still_since)

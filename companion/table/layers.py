@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -166,7 +167,7 @@ class PileLayers:
         become layers, with the cards ``seen`` by other means that explain what they leave changed
         (:meth:`_left_explained`); the cards whose place changed otherwise, or where nothing lies,
         are forgotten, and the layers they mostly cover no longer proposed; the cards seen ``whole``
-        are remembered."""
+        are remembered. New cards are kept from the one underneath to the one on top."""
         difference = self._changes(self._settled, table) & self._area
         self._settled = table
         new = [
@@ -174,7 +175,7 @@ class PileLayers:
             for layer in self._cards_in(difference)
             if share_inside(changed, layer.corners()) >= PRESENT_SHARE
         ]
-        new += self._left_explained(difference, new, seen)
+        new = bottom_first(table, new + self._left_explained(difference, new, seen))
         under_new = _filled(difference.shape, new)  # a new card over an old one does not move it
         stayed = [
             layer
@@ -190,8 +191,8 @@ class PileLayers:
         known = [layer.center for layer in stayed + new]
         inside = self._inside([card.center for card in whole])
         piled = [card for card, piles in zip(whole, inside, strict=True) if piles]
-        seen = [piled[i] for i in far_from([card.center for card in piled], known, SAME_CARD * self._short)]
-        self.lying = stayed + new + seen
+        apart = [piled[i] for i in far_from([card.center for card in piled], known, SAME_CARD * self._short)]
+        self.lying = stayed + new + apart
         self.arrived = new
 
     def _left_explained(self, difference: np.ndarray, new: list[Layer], seen: Sequence[Layer]) -> list[Layer]:
@@ -296,6 +297,37 @@ class PileLayers:
             if inside and cv2.contourArea(contour) >= 0.5 * self._card_area:
                 blobs.append(contour)
         return blobs
+
+
+def bottom_first(table: np.ndarray, cards: list[Layer]) -> list[Layer]:
+    """``cards``, found on ``table`` together, from the one underneath to the one on top: where two
+    overlap, the edge of the card on top shows inside the other card, that of the card under it
+    does not (ties keep their order)."""
+    if len(cards) < 2:
+        return cards
+    grey = cv2.cvtColor(table, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    edges = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    over = [0] * len(cards)
+    for i, j in combinations(range(len(cards)), 2):
+        a, b = _edge_inside(edges, cards[i], cards[j]), _edge_inside(edges, cards[j], cards[i])
+        if a is not None and b is not None and a != b:
+            over[i if a > b else j] += 1
+    return [cards[k] for k in sorted(range(len(cards)), key=lambda k: over[k])]
+
+
+def _edge_inside(edges: np.ndarray, card: Layer, other: Layer) -> float | None:
+    """The mean edge strength along ``card``'s outline where it runs inside ``other`` (None where it
+    does not: the cards do not overlap)."""
+    corners = card.corners()
+    ends = zip(corners, np.roll(corners, -1, axis=0), strict=True)
+    points = np.concatenate([np.linspace(start, end, 24, endpoint=False) for start, end in ends])
+    inside = _filled(edges.shape, [Layer(other.center, (other.size[0] - 6, other.size[1] - 6), other.angle)])
+    x, y = np.round(points).astype(int).T
+    height, width = edges.shape
+    on = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+    x, y = x[on], y[on]
+    hidden = inside[y, x] > 0
+    return float(edges[y[hidden], x[hidden]].mean()) if np.count_nonzero(hidden) >= 8 else None
 
 
 def _filled(

@@ -536,3 +536,19 @@ def test_two_cards_seen_over_each_other_where_the_change_fits_no_card_add_neithe
         readings = proposer.look(frame, [over, nearly]).readings
     (arrived,) = [r for r in readings if r.arrived]
     assert iou(arrived.corners, below) > 0.85
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_cards_found_together_on_a_pile_come_from_the_one_underneath(first: int) -> None:
+    """Two cards tossed across each other before the table lies still are found at once; the one
+    underneath, played first, comes first (its edge does not show inside the card on top)."""
+    profile, empty = _square_table()
+    before = empty.copy()
+    _card(before, (300, 600), 0, (30, 160, 160))  # a card lying apart
+    places = [((430, 450), 0, (40, 40, 180)), ((480, 450), 90, (170, 60, 30))]
+    pile = before.copy()
+    under = _card(pile, *places[first])
+    top = _card(pile, *places[1 - first])
+    proposer = ChangeProposer(profile, empty)
+    arrived = [r for r in _last_proposals(proposer, [empty] * 4 + [before] * 4 + [pile] * 4) if r.arrived]
+    assert [max(range(2), key=lambda k: iou(r.corners, (under, top)[k])) for r in arrived] == [0, 1]
