@@ -65,6 +65,9 @@ CARD_MARGIN = 3
 LEFT_SHARE = 0.3
 #: ... this share of the piece, and lies this much on what changed, is that card.
 LEFT_COVER = 0.6
+#: Where two cards found together overlap, the outline of one is looked at from this many pixels
+#: inside the other's edge (that edge itself shows whichever card lies on top).
+EDGE_INSET = 3
 
 
 @dataclass(frozen=True)
@@ -321,10 +324,12 @@ def _edge_inside(edges: np.ndarray, card: Layer, other: Layer) -> float | None:
     corners = card.corners()
     ends = zip(corners, np.roll(corners, -1, axis=0), strict=True)
     points = np.concatenate([np.linspace(start, end, 24, endpoint=False) for start, end in ends])
-    inside = _filled(edges.shape, [Layer(other.center, (other.size[0] - 6, other.size[1] - 6), other.angle)])
+    width, height = other.size
+    inside = _filled(
+        edges.shape, [Layer(other.center, (width - 2 * EDGE_INSET, height - 2 * EDGE_INSET), other.angle)]
+    )
     x, y = np.round(points).astype(int).T
-    height, width = edges.shape
-    on = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+    on = (x >= 0) & (x < edges.shape[1]) & (y >= 0) & (y < edges.shape[0])
     x, y = x[on], y[on]
     hidden = inside[y, x] > 0
     return float(edges[y[hidden], x[hidden]].mean()) if np.count_nonzero(hidden) >= 8 else None

@@ -212,7 +212,8 @@ class ChangeProposer:
         (two cards lying over each other side to side look like a row of two), and a row's card cut
         across a card known to lie there is left out (:meth:`_off_known`); a card pieced
         together near a card known to lie there (a layer, or a card seen whole at a still moment)
-        is that card, partly covered, and is left out."""
+        is that card, partly covered, and is left out. The cards ``seen`` by other means explain
+        what changed on a pile where no card outline does (:meth:`PileLayers.update`)."""
         assert self._pile is not None  # started by changed()
         self._pile.update(table, mask, arms, [box.rectangle() for box in whole], seen)
         near = 0.5 * self._card[0]
