@@ -173,12 +173,13 @@ class PileLayers:
         are remembered. New cards are kept from the one underneath to the one on top."""
         difference = self._changes(self._settled, table) & self._area
         self._settled = table
-        new = [
-            layer
-            for layer in self._cards_in(difference)
-            if share_inside(changed, layer.corners()) >= PRESENT_SHARE
-        ]
-        new = bottom_first(table, new + self._left_explained(difference, new, seen))
+
+        def lies(layer: Layer) -> bool:  # a card lies there: enough of it differs from the empty table
+            return share_inside(changed, layer.corners()) >= PRESENT_SHARE
+
+        new = [layer for layer in self._cards_in(difference) if lies(layer)]
+        new += [layer for layer in self._left_explained(difference, new, seen) if lies(layer)]
+        new = bottom_first(table, new)
         under_new = _filled(difference.shape, new)  # a new card over an old one does not move it
         stayed = [
             layer

@@ -552,3 +552,19 @@ def test_cards_found_together_on_a_pile_come_from_the_one_underneath(first: int)
     proposer = ChangeProposer(profile, empty)
     arrived = [r for r in _last_proposals(proposer, [empty] * 4 + [before] * 4 + [pile] * 4) if r.arrived]
     assert [max(range(2), key=lambda k: iou(r.corners, (under, top)[k])) for r in arrived] == [0, 1]
+
+
+def test_a_card_seen_by_other_means_where_too_little_differs_from_the_empty_table_is_not_kept() -> None:
+    """A card the colour of the cloth, tossed over a white card, hides it (what changed) but does
+    not differ from the empty table: a box on it explains nothing the table shows, and it is not
+    known to lie there (the detector's boxes on cards known to lie on a pile are left out)."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    _low_card(first, (430, 450), 0, (40, 40, 200))
+    pile = first.copy()
+    over = cv2.boxPoints(((430, 472), sorted(CARD_MM), 5))
+    cv2.fillConvexPoly(pile, np.round(over).astype(np.int32), (62, 112, 42))
+    proposer = ChangeProposer(profile, empty)
+    for frame in [empty] * 4 + [first] * 4 + [pile] * 4:
+        proposer.look(frame, [over])
+    assert all(np.linalg.norm(centre - (430, 472)) > 10 for centre in proposer.lying())
