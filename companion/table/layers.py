@@ -84,8 +84,7 @@ class Layer:
 
 def share_inside(mask: np.ndarray, corners: np.ndarray) -> float:
     """The share of the quad ``corners`` (mask px) that ``mask`` (0/255) covers."""
-    region = np.zeros(mask.shape, np.uint8)
-    cv2.fillConvexPoly(region, np.round(corners).astype(np.int32), 255)
+    region = _filled(mask.shape, [corners])
     area = np.count_nonzero(region)
     return float(np.count_nonzero(mask & region)) / area if area else 0.0
 
@@ -180,7 +179,9 @@ class PileLayers:
         new = [layer for layer in self._cards_in(difference) if lies(layer)]
         new += [layer for layer in self._left_explained(difference, new, seen) if lies(layer)]
         new = bottom_first(table, new)
-        under_new = _filled(difference.shape, new)  # a new card over an old one does not move it
+        under_new = _filled(
+            difference.shape, [layer.corners() for layer in new]
+        )  # a new card over an old one does not move it
         stayed = [
             layer
             for layer in self.lying
@@ -206,7 +207,7 @@ class PileLayers:
         changed, its pieces joined (a loose box across the cards before does not), and the only
         one that does (two that do lie over each other, and which of them came first is not
         known); no card known to lie there (a card nudged leaves such a piece too)."""
-        left = difference & ~_filled(difference.shape, new)
+        left = difference & ~_filled(difference.shape, [layer.corners() for layer in new])
         left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         pieces = [
             piece
@@ -326,9 +327,8 @@ def _edge_inside(edges: np.ndarray, card: Layer, other: Layer) -> float | None:
     ends = zip(corners, np.roll(corners, -1, axis=0), strict=True)
     points = np.concatenate([np.linspace(start, end, 24, endpoint=False) for start, end in ends])
     width, height = other.size
-    inside = _filled(
-        edges.shape, [Layer(other.center, (width - 2 * EDGE_INSET, height - 2 * EDGE_INSET), other.angle)]
-    )
+    inset = Layer(other.center, (width - 2 * EDGE_INSET, height - 2 * EDGE_INSET), other.angle)
+    inside = _filled(edges.shape, [inset.corners()])
     x, y = np.round(points).astype(int).T
     on = (x >= 0) & (x < edges.shape[1]) & (y >= 0) & (y < edges.shape[0])
     x, y = x[on], y[on]
@@ -337,12 +337,12 @@ def _edge_inside(edges: np.ndarray, card: Layer, other: Layer) -> float | None:
 
 
 def _filled(
-    shape: tuple[int, ...], layers: Sequence[Layer], contours: Sequence[np.ndarray] = ()
+    shape: tuple[int, ...], quads: Sequence[np.ndarray], contours: Sequence[np.ndarray] = ()
 ) -> np.ndarray:
-    """A mask (0/255) of ``shape`` with ``layers`` and ``contours`` filled in."""
+    """A mask (0/255) of ``shape`` with the convex ``quads`` (corners) and ``contours`` filled in."""
     mask = np.zeros(shape[:2], np.uint8)
-    for layer in layers:
-        cv2.fillConvexPoly(mask, np.round(layer.corners()).astype(np.int32), 255)
+    for quad in quads:
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 255)
     if contours:
         cv2.drawContours(mask, list(contours), -1, 255, -1)
     return mask
@@ -350,7 +350,7 @@ def _filled(
 
 def _share_of(piece: np.ndarray, card: Layer) -> float:
     """The share of the mask ``piece`` (0/255) that ``card`` takes in."""
-    inside = np.count_nonzero(piece & _filled(piece.shape, [card]))
+    inside = np.count_nonzero(piece & _filled(piece.shape, [card.corners()]))
     return inside / max(np.count_nonzero(piece), 1)
 
 
