@@ -10,6 +10,7 @@ from typing import Final
 
 import numpy as np
 
+from companion.cards import Card
 from companion.errors import MalformedInput, MissingResource
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.recognise import at_trump_spot, in_play
@@ -34,7 +35,9 @@ def joined(
     """Named proposals and detector boxes, one reading per card: a box centred within
     ``min_distance`` of a proposal is that card. It takes the proposal's place only when both are
     face up, the proposal is read less than ``sure`` and the box :data:`SURER_BY` surer (the
-    proposal's word on whether the card just arrived is kept). The other boxes are added."""
+    proposal's word on whether the card just arrived is kept); where the box is read surer as
+    another card but not by that much, the proposal keeps its place and carries both readings
+    (:func:`with_both_readings`). The other boxes are added."""
     out = list(proposed)
     replaced: set[int] = set()
     centres = np.array([r.center for r in proposed], np.float64).reshape(-1, 2)
@@ -46,12 +49,30 @@ def joined(
         elif i not in replaced and _read_better(box, proposed[i], sure):
             out[i] = replace(box, arrived=proposed[i].arrived)
             replaced.add(i)
+        elif i not in replaced and _read_otherwise(box, proposed[i]):
+            out[i] = with_both_readings(proposed[i], box)
+            replaced.add(i)
     return out
+
+
+def with_both_readings(proposal: Reading, box: Reading) -> Reading:
+    """``proposal`` named by the mean of its own and ``box``'s probabilities: two looks at one card
+    that disagree (the proposer's quad, pieced from what changed on a pile, can take in part of
+    the card under it), so the rules choose between them (a card already played is excluded)."""
+    mixed: dict[Card, float] = {}
+    for card, p in (*proposal.alternatives, *box.alternatives):
+        mixed[card] = mixed.get(card, 0.0) + p / 2
+    return proposal.named(sorted(mixed.items(), key=lambda item: -item[1]))
 
 
 def _read_better(box: Reading, proposal: Reading, sure: float) -> bool:
     up = box.face is Face.UP and proposal.face is Face.UP
     return up and proposal.confidence < sure and box.confidence >= proposal.confidence + SURER_BY
+
+
+def _read_otherwise(box: Reading, proposal: Reading) -> bool:
+    up = box.face is Face.UP and proposal.face is Face.UP
+    return up and box.card != proposal.card and box.confidence > proposal.confidence
 
 
 def off_piles(readings: Sequence[Reading], lying: np.ndarray, min_distance: float) -> list[Reading]:
@@ -124,9 +145,10 @@ def make_see(
     ``detector`` uses the learned detector; ``changes`` the difference with the empty
     table (``empty_table``, or the first frame seen); ``both`` joins them (:func:`joined`: where
     both found a card, the proposer's quad, unless it is read unsure and the detector's box much
-    surer), the other detector boxes on cards known to lie on a pile left out
-    (:func:`off_piles`); the detector's face-up boxes also tell the proposer which cards explain
-    what changed on a pile (a card tossed over another card's white). The detector looks only where
+    surer; named by both where the box is read surer as another card), the other detector boxes
+    on cards known to lie on a pile left out (:func:`off_piles`); the detector's face-up boxes
+    also tell the proposer which cards explain what changed on a pile (a card tossed over another
+    card's white). The detector looks only where
     a card counts (:func:`where_cards_count`).
     """
     if source not in SOURCES:

@@ -6,7 +6,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from companion.cards import Card, deck
 from companion.pipeline.config import RecogniseConfig
+from companion.pipeline.recognise import choose
 from companion.pipeline.vision import by_zone, completed_under_stock, joined, off_piles, where_cards_count
 from companion.table.profile import profile_from_corners
 from companion.vision.readings import Face, Reading
@@ -49,6 +51,31 @@ def test_joined_keeps_one_reading_per_card_the_proposal_unless_unsure_and_the_bo
     assert joined([proposal], [replace(whole, face=Face.DOWN)], 30.0, 0.6) == [proposal]
     sure = replace(proposal, confidence=0.7)  # a sure proposal stays, though the box is surer still
     assert joined([sure], [whole], 30.0, 0.6) == [sure]
+
+
+def read(reading: Reading, *alternatives: tuple[str, float]) -> Reading:
+    return reading.named([(Card.parse(card), p) for card, p in alternatives])
+
+
+def test_a_proposal_read_as_another_card_than_a_surer_box_carries_both_readings_for_the_rules():
+    """The proposer's quad of a three tossed onto a pile took in part of the card under it and reads
+    the two (already played); the detector's box on the whole card reads the three surer, but not
+    by 0.2: the proposal keeps its place and its word on arriving, named by both readings, and the
+    rules choose the three."""
+    proposal = read(replace(box(100, 90, 161, 185, Face.UP), arrived=True), ("2C", 0.79), ("1C", 0.2))
+    whole = read(box(104, 100, 166, 196, Face.UP), ("3C", 0.987), ("2C", 0.013))
+    (both,) = joined([proposal], [whole], 30.0, 0.6)
+    assert both.corners.tolist() == proposal.corners.tolist() and both.arrived
+    mean = [("3C", 0.4935), ("2C", 0.4015), ("1C", 0.1)]
+    assert [(str(c), round(p, 4)) for c, p in both.alternatives] == mean
+    allowed = set(deck()) - {Card.parse("2C"), Card.parse("1C")}  # played, and the trump card
+    assert choose(proposal.alternatives, allowed, RecogniseConfig()).card is None
+    chosen = choose(both.alternatives, allowed, RecogniseConfig())
+    assert str(chosen.card) == "3C" and chosen.doubt is None
+    agreeing = read(box(104, 100, 166, 196, Face.UP), ("2C", 0.95))  # the same card: the proposal stays
+    assert joined([proposal], [agreeing], 30.0, 0.6) == [proposal]
+    unsure = read(box(104, 100, 166, 196, Face.UP), ("3C", 0.6))  # another card, less sure: it stays
+    assert joined([proposal], [unsure], 30.0, 0.6) == [proposal]
 
 
 def test_a_box_on_a_card_known_to_lie_on_a_pile_is_left_out():
