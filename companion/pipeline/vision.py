@@ -66,13 +66,17 @@ def with_both_readings(proposal: Reading, box: Reading) -> Reading:
 
 
 def _read_better(box: Reading, proposal: Reading, sure: float) -> bool:
-    up = box.face is Face.UP and proposal.face is Face.UP
-    return up and proposal.confidence < sure and box.confidence >= proposal.confidence + SURER_BY
+    surer = proposal.confidence < sure and box.confidence >= proposal.confidence + SURER_BY
+    return _both_up(box, proposal) and surer
 
 
 def _read_otherwise(box: Reading, proposal: Reading) -> bool:
-    up = box.face is Face.UP and proposal.face is Face.UP
-    return up and box.card != proposal.card and box.confidence > proposal.confidence
+    surer = box.card != proposal.card and box.confidence > proposal.confidence
+    return _both_up(box, proposal) and surer
+
+
+def _both_up(box: Reading, proposal: Reading) -> bool:
+    return box.face is Face.UP and proposal.face is Face.UP
 
 
 def off_piles(readings: Sequence[Reading], lying: np.ndarray, min_distance: float) -> list[Reading]:
@@ -148,8 +152,7 @@ def make_see(
     surer; named by both where the box is read surer as another card), the other detector boxes
     on cards known to lie on a pile left out (:func:`off_piles`); the detector's face-up boxes
     also tell the proposer which cards explain what changed on a pile (a card tossed over another
-    card's white). The detector looks only where
-    a card counts (:func:`where_cards_count`).
+    card's white). The detector looks only where a card counts (:func:`where_cards_count`).
     """
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
