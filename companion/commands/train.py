@@ -1,4 +1,5 @@
-"""``companion train detector``: train the card detector from a rendered dataset and export it."""
+"""``companion train detector``: train the card detector from a rendered dataset and export it;
+``companion train int8``: its int8 version; ``companion train identifier``."""
 
 from __future__ import annotations
 
@@ -70,6 +71,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     detector.add_argument("--json", action="store_true")
     detector.set_defaults(run=run_detector)
+    int8 = models.add_parser(
+        "int8",
+        help="int8 detector, faster on the CPU: quantize an exported detector, calibrated on "
+        "the training scenes of a rendered dataset",
+    )
+    int8.add_argument("--data", type=Path, required=True, help="dataset folder (its images/train calibrate)")
+    int8.add_argument("--model", type=Path, help="exported detector (default models/detector.onnx)")
+    int8.add_argument("--out", type=Path, help="where it goes (default models/detector-int8.onnx)")
+    int8.add_argument("--count", type=int, default=64, help="calibration scenes (default 64)")
+    int8.add_argument("--json", action="store_true")
+    int8.set_defaults(run=run_int8)
     identifier = models.add_parser(
         "identifier", help="card identifier on augmented crops of ../shared/decks, and the shipped decks"
     )
@@ -119,6 +131,29 @@ def run_detector(args: argparse.Namespace) -> int:
     onnx = export_onnx(best, out, imgsz=args.imgsz)
     result = {"checkpoint": str(best), "onnx": str(onnx), "onnx_bytes": onnx.stat().st_size}
     print(json.dumps(result) if args.json else f"exported {best} to {onnx} ({result['onnx_bytes']} bytes)")
+    return 0
+
+
+def run_int8(args: argparse.Namespace) -> int:
+    from companion.errors import MalformedInput
+    from companion.paths import models_dir
+    from companion.training.quantize import quantize_detector
+
+    if args.count < 1:
+        raise MalformedInput(f"--count must be at least 1, not {args.count}")
+    scenes = sorted((args.data / "images" / "train").glob("*.jpg"))[: args.count]
+    if not scenes:
+        raise MalformedInput(f"no training scenes in {args.data / 'images' / 'train'}")
+    model = args.model or models_dir() / "detector.onnx"
+    out = quantize_detector(
+        model, scenes, args.out or models_dir() / "detector-int8.onnx", progress=not args.json
+    )
+    result = {"model": str(model), "onnx": str(out), "onnx_bytes": out.stat().st_size, "scenes": len(scenes)}
+    print(
+        json.dumps(result)
+        if args.json
+        else f"quantized {model} to {out} ({result['onnx_bytes']} bytes, {len(scenes)} calibration scenes)"
+    )
     return 0
 
 
