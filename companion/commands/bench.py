@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import time
+from pathlib import Path
 
 from companion.commands.run import add_db_argument
 
@@ -19,6 +20,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("target", choices=["engine", "store", "vision"], help="what to measure")
     parser.add_argument("--deck", default="fournier-1878", help="vision: the deck of the six cards")
+    parser.add_argument("--detector", type=Path, help="vision: detector model (default: the shipped one)")
     add_db_argument(parser, "store: measure this database (repeat)", "temporary SQLite", action="append")
     parser.add_argument("--events", type=int, default=2000, help="store: events to append (default 2000)")
     parser.add_argument("--writers", type=int, default=1, help="store: tables writing at once (default 1)")
@@ -37,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.target == "vision":
         from companion.vision.reader import run_bench as run_vision_bench
 
-        return run_vision_bench(args.deck, args.json)
+        return run_vision_bench(args.deck, args.json, detector=args.detector)
     if args.target == "store":
         from companion.store.bench import run_bench
 

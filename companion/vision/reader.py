@@ -139,20 +139,22 @@ def bench(
     }
 
 
-def run_bench(deck: str, as_json: bool, threads: int = 2) -> int:
-    """``companion bench vision``: a 1280x720 frame with six cards of ``deck`` (plain cards without
-    ``../shared``), detection plus identification, printed as frames per second and ms per stage."""
+def run_bench(deck: str, as_json: bool, threads: int = 2, detector: Path | None = None) -> int:
+    """``companion bench vision``: a 1280x720 frame with six cards of ``deck`` (made-up faces of
+    its cards without ``../shared``), detection (by the shipped detector, or the one at ``detector``) plus
+    identification, printed as frames per second and ms per stage."""
     import json
 
     from companion.paths import shared_dir
     from companion.vision.decks import read_card_images
+    from companion.vision.plain_cards import plain_card
 
-    reader = CardReader.load(deck, threads=threads)
+    reader = CardReader.load(deck, detector=detector, threads=threads)
     artwork = shared_dir() / "decks" / deck
     if artwork.is_dir():
         images = list(read_card_images(artwork).values())[:: max(1, len(reader.references.cards) // 6)][:6]
     else:
-        images = [np.full((330, 210, 3), 235, np.uint8) for _ in range(6)]
+        images = [plain_card(card) for card in reader.references.cards[::7][:6]]
     frame, corners = bench_frame(images)
     figures = {"frame": "1280x720", "threads": threads, **bench(reader, frame, corners)}
     if as_json:
