@@ -57,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="folder of real frames with counts.json (default ../shared/real/table-frames)",
     )
     evaluate.add_argument(
-        "--model", type=Path, default=None, help="ONNX detector (default models/detector.onnx)"
+        "--model", type=Path, default=None, help="ONNX detector (default models/detector-int8.onnx)"
     )
     evaluate.add_argument(
         "--conf", type=float, default=None, help="confidence threshold (default: the detector's)"

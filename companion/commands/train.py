@@ -7,6 +7,9 @@ import argparse
 import json
 from pathlib import Path
 
+CALIBRATION_SCENES = 64
+"""Training scenes that calibrate the int8 detector."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("train", help="train a model (needs the training extras)")
@@ -64,7 +67,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--export",
         type=Path,
         default=None,
-        help="export the best checkpoint to this ONNX file (default models/detector.onnx)",
+        help="export the best checkpoint to this ONNX file (default models/detector.onnx), and, "
+        "with --data, its int8 version beside it (detector-int8.onnx, the one the product runs)",
     )
     detector.add_argument(
         "--export-only", type=Path, metavar="CHECKPOINT", help="skip training: export this checkpoint"
@@ -78,8 +82,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     int8.add_argument("--data", type=Path, required=True, help="dataset folder (its images/train calibrate)")
     int8.add_argument("--model", type=Path, help="exported detector (default models/detector.onnx)")
-    int8.add_argument("--out", type=Path, help="where it goes (default models/detector-int8.onnx)")
-    int8.add_argument("--count", type=int, default=64, help="calibration scenes (default 64)")
+    int8.add_argument(
+        "--out", type=Path, help="where it goes (default beside --model: models/detector-int8.onnx)"
+    )
+    int8.add_argument(
+        "--count",
+        type=int,
+        default=CALIBRATION_SCENES,
+        help=f"calibration scenes (default {CALIBRATION_SCENES})",
+    )
     int8.add_argument("--json", action="store_true")
     int8.set_defaults(run=run_int8)
     identifier = models.add_parser(
@@ -105,6 +116,7 @@ def run_detector(args: argparse.Namespace) -> int:
     from companion.errors import MalformedInput
     from companion.paths import models_dir
     from companion.training.detector import TrainSettings, export_onnx, train_detector
+    from companion.training.quantize import calibration_scenes, int8_beside, quantize_detector
 
     out = args.export or models_dir() / "detector.onnx"
     if args.export_only:
@@ -130,24 +142,27 @@ def run_detector(args: argparse.Namespace) -> int:
         best = train_detector(args.data or Path(), settings, resume=args.resume, weights=args.weights)
     onnx = export_onnx(best, out, imgsz=args.imgsz)
     result = {"checkpoint": str(best), "onnx": str(onnx), "onnx_bytes": onnx.stat().st_size}
-    print(json.dumps(result) if args.json else f"exported {best} to {onnx} ({result['onnx_bytes']} bytes)")
+    if args.data is not None:  # the int8 version, which the product runs, calibrated on the same scenes
+        scenes = calibration_scenes(args.data, CALIBRATION_SCENES)
+        result["int8"] = str(quantize_detector(onnx, scenes, int8_beside(onnx), progress=not args.json))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"exported {best} to {onnx} ({result['onnx_bytes']} bytes)")
+        int8 = f"companion train int8 --data DIR --model {onnx}"
+        print(
+            f"and its int8 version to {result['int8']}" if "int8" in result else f"its int8 version: {int8}"
+        )
     return 0
 
 
 def run_int8(args: argparse.Namespace) -> int:
-    from companion.errors import MalformedInput
     from companion.paths import models_dir
-    from companion.training.quantize import quantize_detector
+    from companion.training.quantize import calibration_scenes, int8_beside, quantize_detector
 
-    if args.count < 1:
-        raise MalformedInput(f"--count must be at least 1, not {args.count}")
-    scenes = sorted((args.data / "images" / "train").glob("*.jpg"))[: args.count]
-    if not scenes:
-        raise MalformedInput(f"no training scenes in {args.data / 'images' / 'train'}")
+    scenes = calibration_scenes(args.data, args.count)
     model = args.model or models_dir() / "detector.onnx"
-    out = quantize_detector(
-        model, scenes, args.out or models_dir() / "detector-int8.onnx", progress=not args.json
-    )
+    out = quantize_detector(model, scenes, args.out or int8_beside(model), progress=not args.json)
     result = {"model": str(model), "onnx": str(out), "onnx_bytes": out.stat().st_size, "scenes": len(scenes)}
     print(
         json.dumps(result)

@@ -19,7 +19,7 @@ import numpy as np
 import onnx
 
 from companion.errors import MalformedInput, MissingResource
-from companion.vision.detector import letterbox
+from companion.vision.detector import letterbox, metadata_imgsz
 
 
 def head_prefix(model: onnx.ModelProto) -> str:
@@ -54,9 +54,23 @@ def network_inputs(images: Sequence[Path], imgsz: int, progress: bool) -> Iterat
         yield {"images": letterbox(frame, imgsz, square=False)[0]}
 
 
-def quantize_detector(
-    model: Path, images: Sequence[Path], out: Path, imgsz: int = 640, progress: bool = True
-) -> Path:
+def int8_beside(model: Path) -> Path:
+    """Where the int8 version of the detector at ``model`` goes: ``detector.onnx`` ->
+    ``detector-int8.onnx`` (the name the product runs by default)."""
+    return model.with_name(f"{model.stem}-int8{model.suffix}")
+
+
+def calibration_scenes(data: Path, count: int) -> list[Path]:
+    """The first ``count`` training scenes of the rendered dataset at ``data``."""
+    if count < 1:
+        raise MalformedInput(f"calibration needs at least one scene, not {count}")
+    scenes = sorted((data / "images" / "train").glob("*.jpg"))[:count]
+    if not scenes:
+        raise MalformedInput(f"no training scenes in {data / 'images' / 'train'}")
+    return scenes
+
+
+def quantize_detector(model: Path, images: Sequence[Path], out: Path, progress: bool = True) -> Path:
     """Write to ``out`` the int8 version of the exported detector ``model``, its activation ranges
     measured on ``images`` (rendered training scenes). ONNX Runtime keeps the model's metadata."""
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
@@ -64,9 +78,8 @@ def quantize_detector(
 
     if not model.is_file():
         raise MissingResource(f"detector model not found: {model}")
-    if not images:
-        raise MalformedInput("quantizing the detector needs at least one calibration image")
     source = onnx.load(str(model))
+    imgsz = metadata_imgsz({prop.key: prop.value for prop in source.metadata_props})
 
     class Reader(CalibrationDataReader):
         def __init__(self) -> None:

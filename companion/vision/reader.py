@@ -27,7 +27,7 @@ class CardDetector(Protocol):
 
 
 def load_detector(path: Path | None = None, threads: int = 1) -> CardDetector:
-    """The shipped card detector (``models/detector.onnx``) or the one at ``path``."""
+    """The shipped card detector (``models/detector-int8.onnx``) or the one at ``path``."""
     from companion.vision.detector import Detector
 
     return Detector.from_file(path, threads=threads)

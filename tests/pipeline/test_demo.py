@@ -11,6 +11,7 @@ from companion.commands.demo import SAMPLE
 from companion.engine import load_record, replay
 from companion.errors import MissingResource
 from companion.paths import models_dir
+from companion.vision.detector import SHIPPED_MODEL
 
 
 @pytest.mark.slow
@@ -33,5 +34,5 @@ def test_the_demo_plays_the_bundled_game_to_its_true_result(capsys, tmp_path):
     assert [t.plays for t in seen.tricks] == [t.plays for t in truth.tricks]
     assert result["games"][0] == json.loads(record.read_text())
     assert not [line for line in lines[:-1] if line["doubt"]]
-    shipped = (models_dir() / "detector.onnx").is_file()
+    shipped = (models_dir() / SHIPPED_MODEL).is_file()
     assert result["stats"]["vision"] == ("both" if shipped else "changes")  # the default, auto

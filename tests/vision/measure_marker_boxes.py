@@ -1,7 +1,7 @@
 """Measure how many of a detector's boxes lie on the printed table-corner markers: every 30th frame
 of the bundled sample game, the detector alone, then the boxes ``off_markers`` leaves out.
 
-.venv/bin/python tests/vision/measure_marker_boxes.py [MODEL.onnx ...]   # default models/detector.onnx
+.venv/bin/python tests/vision/measure_marker_boxes.py [MODEL.onnx ...]   # default models/detector-int8.onnx
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ EVERY = 30
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("models", nargs="*", type=Path, default=[PROJECT_ROOT / "models" / "detector.onnx"])
+    parser.add_argument(
+        "models", nargs="*", type=Path, default=[PROJECT_ROOT / "models" / "detector-int8.onnx"]
+    )
     for model in parser.parse_args().models:
         detector = load_detector(model)
         video = cv2.VideoCapture(str(SAMPLE))

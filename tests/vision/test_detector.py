@@ -10,6 +10,7 @@ import pytest
 from companion.errors import MalformedInput, MissingResource, RecognitionFailure
 from companion.paths import models_dir
 from companion.vision.detector import (
+    SHIPPED_MODEL,
     Detector,
     DetectorSettings,
     decode,
@@ -151,7 +152,8 @@ def test_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:
         Detector.from_file(broken)
 
 
-COMMITTED = [p for p in (models_dir() / "detector.onnx",) if p.is_file()]
+FLOAT = models_dir() / "detector.onnx"
+COMMITTED = [p for p in (models_dir() / SHIPPED_MODEL, FLOAT) if p.is_file()]
 
 
 @pytest.mark.skipif(not COMMITTED, reason="no committed detector model")
@@ -168,24 +170,26 @@ def test_committed_model_gives_well_formed_readings(model: Path) -> None:
 
 
 @pytest.mark.skipif(not COMMITTED, reason="no committed detector model")
-def test_the_committed_model_finds_the_cards_of_a_region_as_in_the_whole_frame() -> None:
+@pytest.mark.parametrize("model", COMMITTED, ids=lambda p: p.name)
+def test_the_committed_model_finds_the_cards_of_a_region_as_in_the_whole_frame(model: Path) -> None:
+    """The int8 model's rounding moves a corner up to about 4 px of a 180 px card, the float's 2.5."""
     from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards
 
     cards = [card_image(c) for c in SMALL_DECK[:3]]
     frame = place_cards(cards, [card_corners((300 + 300 * i, 360), 25 * i) for i in range(3)])
-    detector = Detector.from_file(COMMITTED[0])
+    detector = Detector.from_file(model)
     whole = detector.detect(frame)
     part = detector.detect(frame, within=(150, 150, 750, 600))  # the first two cards, not the third
     assert len(whole) == 3 and len(part) == 2
     for a in part:
         b = min(whole, key=lambda r: np.linalg.norm(np.subtract(r.center, a.center)))
         assert a.face is b.face and a.center[0] < 750
-        np.testing.assert_allclose(a.corners, b.corners, atol=2.5)
+        np.testing.assert_allclose(a.corners, b.corners, atol=2.5 if model == FLOAT else 4.5)
 
 
-@pytest.mark.skipif(not COMMITTED, reason="no committed detector model")
+@pytest.mark.skipif(not FLOAT.is_file(), reason="no committed detector model")
 def test_openvino_reads_the_committed_model_as_onnx_runtime_does() -> None:
-    """The speed comparison runs the same model on OpenVINO (``pip install -e '.[speed]'``)."""
+    """The speed comparison runs the same float model on OpenVINO (``pip install -e '.[speed]'``)."""
     pytest.importorskip("openvino")
     from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards
 
@@ -194,8 +198,8 @@ def test_openvino_reads_the_committed_model_as_onnx_runtime_does() -> None:
     cards = [card_image(c) for c in SMALL_DECK[:3]]
     frame = place_cards(cards, [card_corners((300 + 300 * i, 360), 25 * i) for i in range(3)])
     settings = DetectorSettings(conf=0.05)
-    ours = Detector.from_file(COMMITTED[0], settings).detect(frame)
-    theirs = Detector(OpenVinoSession(COMMITTED[0], threads=1), settings).detect(frame)
+    ours = Detector.from_file(FLOAT, settings).detect(frame)
+    theirs = Detector(OpenVinoSession(FLOAT, threads=1), settings).detect(frame)
     assert ours and len(theirs) == len(ours)
     for a, b in zip(ours, theirs, strict=True):
         assert a.face is b.face

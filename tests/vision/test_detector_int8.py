@@ -14,7 +14,7 @@ from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards
 from companion.cli import main
 from companion.paths import models_dir
 from companion.training.quantize import float_nodes
-from companion.vision.detector import Detector
+from companion.vision.detector import SHIPPED_MODEL, Detector
 from companion.vision.readings import Reading
 
 FLOAT = models_dir() / "detector.onnx"
@@ -47,9 +47,8 @@ def _nearest(reading: Reading, readings: list[Reading]) -> Reading:
     return min(readings, key=lambda r: float(np.linalg.norm(np.subtract(r.center, reading.center))))
 
 
-def test_the_int8_model_finds_the_cards_the_float_model_finds(int8_model: Path) -> None:
+def _finds_what_the_float_model_finds(int8_detector: Detector) -> None:
     float_detector = Detector.from_file(FLOAT)
-    int8_detector = Detector.from_file(int8_model)
     for seed in (100, 101, 102):  # frames it was not calibrated on
         frame = _table(seed)
         expected = float_detector.detect(frame)
@@ -60,6 +59,21 @@ def test_the_int8_model_finds_the_cards_the_float_model_finds(int8_model: Path) 
             assert reading.face is twin.face
             np.testing.assert_allclose(reading.corners, twin.corners, atol=6)
             assert reading.detection_confidence == pytest.approx(twin.detection_confidence, abs=0.1)
+
+
+def test_the_int8_model_finds_the_cards_the_float_model_finds(int8_model: Path) -> None:
+    _finds_what_the_float_model_finds(Detector.from_file(int8_model))
+
+
+@pytest.mark.skipif(not (models_dir() / SHIPPED_MODEL).is_file(), reason="no committed int8 detector")
+def test_the_shipped_detector_is_the_int8_version_of_the_float_one() -> None:
+    shipped = Detector.from_file()
+    frame = _table(7)
+    by_default = [r.corners for r in shipped.detect(frame)]
+    int8 = [r.corners for r in Detector.from_file(models_dir() / SHIPPED_MODEL).detect(frame)]
+    float_ = [r.corners for r in Detector.from_file(FLOAT).detect(frame)]
+    assert np.array_equal(by_default, int8) and not np.array_equal(by_default, float_)
+    _finds_what_the_float_model_finds(shipped)
 
 
 def test_the_int8_model_is_a_third_of_the_size_and_decodes_in_float(int8_model: Path, capsys) -> None:

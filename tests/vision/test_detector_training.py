@@ -72,6 +72,8 @@ def test_smoke_train_export_and_decode_like_ultralytics(tiny_dataset: Path, tmp_
     result = json.loads(log.out.strip().splitlines()[-1])
     assert "Freezing layer 'model.0._blocks.4." in log.out + log.err  # three stages by default
     assert result["onnx"] == str(onnx) and onnx.stat().st_size > 100_000
+    assert result["int8"] == str(tmp_path / "detector-int8.onnx")  # calibrated on the --data scenes
+    assert Detector.from_file(Path(result["int8"])).imgsz == 64
     assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").is_file()
 
     from ultralytics import YOLO
