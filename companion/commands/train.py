@@ -1,5 +1,5 @@
 """``companion train detector``: train the card detector from a rendered dataset and export it;
-``companion train int8``: its int8 version; ``companion train identifier``."""
+``companion train int8``: the int8 versions of both models; ``companion train identifier``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 CALIBRATION_SCENES = 64
-"""Training scenes that calibrate the int8 detector."""
+"""Training scenes that calibrate the int8 models."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -77,13 +77,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detector.set_defaults(run=run_detector)
     int8 = models.add_parser(
         "int8",
-        help="int8 detector, faster on the CPU: quantize an exported detector, calibrated on "
-        "the training scenes of a rendered dataset",
+        help="the int8 models the product runs, faster on a CPU: quantize the exported detector "
+        "and identifier, calibrated on the training scenes of a rendered dataset",
     )
     int8.add_argument("--data", type=Path, required=True, help="dataset folder (its images/train calibrate)")
-    int8.add_argument("--model", type=Path, help="exported detector (default models/detector.onnx)")
     int8.add_argument(
-        "--out", type=Path, help="where it goes (default beside --model: models/detector-int8.onnx)"
+        "--models",
+        type=Path,
+        help="folder of detector.onnx and identifier.onnx (either or both); their int8 versions "
+        "go beside them (default models/)",
     )
     int8.add_argument(
         "--count",
@@ -149,7 +151,7 @@ def run_detector(args: argparse.Namespace) -> int:
         print(json.dumps(result))
     else:
         print(f"exported {best} to {onnx} ({result['onnx_bytes']} bytes)")
-        int8 = f"companion train int8 --data DIR --model {onnx}"
+        int8 = f"companion train int8 --data DIR --models {onnx.parent}"
         print(
             f"and its int8 version to {result['int8']}" if "int8" in result else f"its int8 version: {int8}"
         )
@@ -157,18 +159,30 @@ def run_detector(args: argparse.Namespace) -> int:
 
 
 def run_int8(args: argparse.Namespace) -> int:
+    from companion.errors import MissingResource
     from companion.paths import models_dir
-    from companion.training.quantize import calibration_scenes, int8_beside, quantize_detector
+    from companion.training.quantize import (
+        calibration_scenes,
+        int8_beside,
+        quantize_detector,
+        quantize_identifier,
+    )
 
     scenes = calibration_scenes(args.data, args.count)
-    model = args.model or models_dir() / "detector.onnx"
-    out = quantize_detector(model, scenes, args.out or int8_beside(model), progress=not args.json)
-    result = {"model": str(model), "onnx": str(out), "onnx_bytes": out.stat().st_size, "scenes": len(scenes)}
-    print(
-        json.dumps(result)
-        if args.json
-        else f"quantized {model} to {out} ({result['onnx_bytes']} bytes, {len(scenes)} calibration scenes)"
-    )
+    models = args.models or models_dir()
+    found = [name for name in ("detector", "identifier") if (models / f"{name}.onnx").is_file()]
+    if not found:
+        raise MissingResource(f"no detector.onnx or identifier.onnx in {models}")
+    result: dict[str, object] = {"scenes": len(scenes)}
+    quantizers = {"detector": quantize_detector, "identifier": quantize_identifier}
+    for name in found:
+        model = models / f"{name}.onnx"
+        out = quantizers[name](model, scenes, int8_beside(model), progress=not args.json)
+        result[name] = str(out)
+        if not args.json:
+            print(f"quantized {model} to {out} ({out.stat().st_size} bytes)")
+    if args.json:
+        print(json.dumps(result))
     return 0
 
 

@@ -1,6 +1,6 @@
 """Name face-up cards: rectified card crop -> probabilities over the cards of the active deck.
 
-The network (``models/identifier.onnx``, run by ONNX Runtime) maps a crop to an
+The network (``models/identifier-int8.onnx``, run by ONNX Runtime) maps a crop to an
 embedding, trained so that the 48 card identities shared by every Spanish-suited deck
 fall apart whatever the artwork. A deck's references (:mod:`companion.vision.decks`)
 hold the mean view of each of its cards in both orientations, in an embedding space
@@ -48,8 +48,14 @@ BATCH = 64
 """Crops per network run: larger batches gain nothing on a CPU and need gigabytes."""
 
 
+SHIPPED_MODEL = "identifier-int8.onnx"
+"""The identifier run by default, in ``models/``: the int8 version of ``identifier.onnx`` (the
+trained float model, from which the shipped decks' references were taught), faster on a CPU
+and as right (models/MODEL_CARD.md)."""
+
+
 def default_model_path() -> Path:
-    return models_dir() / "identifier.onnx"
+    return models_dir() / SHIPPED_MODEL
 
 
 def card_quad(corners: np.ndarray) -> np.ndarray:
@@ -111,7 +117,7 @@ class Identifier:
 
     @classmethod
     def from_file(cls, path: Path | None = None, threads: int = 1) -> Identifier:
-        """Load the ONNX model (default ``models/identifier.onnx``)."""
+        """Load the ONNX model (default the shipped :data:`SHIPPED_MODEL`)."""
         path = Path(path) if path is not None else default_model_path()
         session = load_session(path, "identifier", threads)
         return cls(session)
