@@ -50,8 +50,9 @@ BATCH = 64
 
 SHIPPED_MODEL = "identifier-int8.onnx"
 """The identifier run by default, in ``models/``: the int8 version of ``identifier.onnx`` (the
-trained float model, which taught the shipped decks' references), about 1.6 times faster on a
-CPU, within about one crop in a thousand of its top-1 on every deck (models/MODEL_CARD.md)."""
+trained float model, which taught the shipped decks' references): identification 1.5 to 2 times
+faster on a 2-core CPU, its top-1 within about one crop in a thousand of the float model's on
+every deck (models/MODEL_CARD.md)."""
 
 
 def default_model_path() -> Path:
