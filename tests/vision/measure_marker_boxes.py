@@ -13,6 +13,7 @@ import cv2
 
 from companion.paths import PROJECT_ROOT
 from companion.table.markers import find_markers, off_markers
+from companion.vision.detector import SHIPPED_MODEL
 from companion.vision.reader import load_detector
 
 SAMPLE = PROJECT_ROOT / "datasets" / "samples" / "brisca-2-fournier-1878" / "game.mp4"
@@ -21,9 +22,7 @@ EVERY = 30
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "models", nargs="*", type=Path, default=[PROJECT_ROOT / "models" / "detector-int8.onnx"]
-    )
+    parser.add_argument("models", nargs="*", type=Path, default=[PROJECT_ROOT / "models" / SHIPPED_MODEL])
     for model in parser.parse_args().models:
         detector = load_detector(model)
         video = cv2.VideoCapture(str(SAMPLE))
