@@ -11,6 +11,10 @@ still lies there is held back (one of its cards, moved or seen anew), and a card
 at the trump spot is no swap while the face-up trump card is still seen there. A
 swap the camera missed shows when the card it took is played: it goes into the
 record then (in the last drawing turn, when the last drawer was to take that card).
+A card found only after the trick's last card, though it came to rest with it, was
+tossed first (almost exactly onto the card under it) when that last card was brought
+from the side of the seat to play next: the last play is amended to it, and the last
+card is played again by the next seat; the log keeps both.
 """
 
 from __future__ import annotations
@@ -113,6 +117,18 @@ def choose(identity: Alternatives, allowed: Collection[Card], config: RecogniseC
     return Choice(best, p_best, doubt, ranked[:3])
 
 
+@dataclass(frozen=True)
+class Played:
+    """A table card the recogniser played: its play's index in the log, the reading it was played
+    as, when it came to rest, and the seat it was brought from (or lies before)."""
+
+    ref: int
+    choice: Choice
+    rested: float
+    side: int
+    sure: bool  # read surely, flagged at most for the side it came from
+
+
 class Recogniser:
     """Stateful stage: ``update(table_state) -> [Recognised]``, applying events to a live session."""
 
@@ -125,7 +141,7 @@ class Recogniser:
         self._placed_at: dict[int, float] = {}
         self._uncollected: list[tuple[int, frozenset[int]]] = []  # (trick n, its card ids)
         self._trick_ids: list[int] = []
-        self._cards: dict[int, Card] = {}  # what each played table card was played as
+        self._plays: dict[int, Played] = {}  # table card id -> its play
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -285,6 +301,11 @@ class Recogniser:
             choice = replace(
                 choice, doubt=f"led while trick {self._uncollected[-1][0]} still lay on the table"
             )
+        tricks_before = len(state.tricks)
+        if choice.doubt is None and self._under_last(card, seat):
+            reordered = self._reorder(card, choice, seat, t)
+            if reordered:
+                return reordered + self._closed(tricks_before, t)
         out = self._swap_behind_play(card, seat, t) or self._swap_in_last_draw(card, seat, t)
         if out:
             state = self.session.view().state
@@ -292,26 +313,70 @@ class Recogniser:
         lies_at, where = self._played_from(card)
         if lies_at != seat and not state.tricks and not state.current:
             state, seat = self._first_is(lies_at), lies_at
+        seat_doubt = None
         if lies_at != seat and choice.doubt is None:
-            choice = replace(choice, doubt=f"seat {seat} is to play but the card {where} seat {lies_at}")
+            seat_doubt = f"seat {seat} is to play but the card {where} seat {lies_at}"
+            choice = replace(choice, doubt=seat_doubt)
         if choice.card is None:
             self._roles[card.id] = "ignored"
             return [self._event("play", t, f"unreadable card before seat {lies_at}", card, choice, seat)]
-        tricks_before = len(state.tricks)
         choice = self._play(seat, choice, t)
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
-        if choice.card is not None:
-            self._cards[card.id] = choice.card
+        ref = len(self.session.view().record.events) - 1
+        sure = choice.doubt in (None, seat_doubt)
+        self._plays[card.id] = Played(ref, choice, card.still_since, lies_at, sure)
         name = seat_name(state, seat)
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
+        return out + self._closed(tricks_before, t)
+
+    def _closed(self, tricks_before: int, t: float) -> list[Recognised]:
+        """The trick done, and the game over, when the play just made did that."""
         after = self.session.view().state
+        out = []
         if len(after.tricks) > tricks_before:
             out.append(self._trick_done(after, t))
         if after.complete and not self._over:
             self._over = True
             out.append(Recognised("game-over", t, _result(after), game=self.game))
         return out
+
+    def _under_last(self, card: TableCard, seat: int) -> bool:
+        """Whether ``card`` was played before the trick's last card: it came to rest no later than
+        that card, which was read surely and brought from the side of ``seat``, the seat to play now
+        (``card``, tossed almost exactly onto the card under it, showed only once the arm had gone)."""
+        if not self._trick_ids:
+            return False
+        last = self._plays[self._trick_ids[-1]]
+        return card.still_since <= last.rested and last.side == seat and last.sure
+
+    def _reorder(self, card: TableCard, choice: Choice, seat: int, t: float) -> list[Recognised]:
+        """Amend the trick's last play to ``card`` (the seat before ``seat`` played it) and play the
+        last card again, by ``seat``; nothing changes when the engine would find more problems in
+        that log than now. The last play's flag (its card came from the side of ``seat``) is settled."""
+        view = self.session.view()
+        state, last_id = view.state, self._trick_ids[-1]
+        last, before = self._plays[last_id], (seat - 1) % view.state.rules.seats
+        again = replace(last.choice, doubt=None)
+        amend = Event("amend", ref=last.ref, card=choice.card)
+        play = Event("play", seat=seat, card=again.card)
+        if len(replay(view.record.append(amend).append(play)).issues) > len(state.issues):
+            return []
+        for flag in view.flags:
+            if flag.seq == last.ref:
+                self.session.resolve(flag.id)
+        self._apply(amend, choice, t)
+        self._apply(play, again, t)
+        self._roles[card.id] = "play"
+        self._trick_ids.insert(-1, card.id)
+        self._plays[card.id] = Played(last.ref, choice, card.still_since, before, True)
+        self._plays[last_id] = replace(last, ref=len(self.session.view().record.events) - 1, side=seat)
+        text = f"{seat_name(state, before)} played {choice.card}, found under {again.card} when the arm left"
+        replayed = self._event("play", t, f"{seat_name(state, seat)} plays {again.card}", card, again, seat)
+        return [
+            self._event("amend", t, text, card, choice, before),
+            replace(replayed, rest_t=last.rested),
+        ]
 
     def _played_from(self, card: TableCard) -> tuple[int, str]:
         """The seat that put ``card`` there, and how that shows: the side the arm that brought it
@@ -385,7 +450,8 @@ class Recogniser:
     def _on_table(self) -> set[Card]:
         """Cards played and still lying on the table: this trick's and uncollected ones'."""
         ids = [*self._trick_ids, *(i for _, trick in self._uncollected for i in trick)]
-        return {self._cards[i] for i in ids if i in self._cards}
+        cards = (self._plays[i].choice.card for i in ids if i in self._plays)
+        return {card for card in cards if card is not None}
 
     def _first_is(self, seat: int) -> GameState:
         """The first card of the game lies before ``seat``: that seat leads (the record is restarted

@@ -144,6 +144,38 @@ def test_a_doubtful_card_seen_arriving_once_is_not_played(seen):
     assert script.kinds() == ["trump", "play", "play", "trick", "collected"]
 
 
+def _tossed_onto_each_other(seen, together: bool) -> Script:
+    """After the first trick (seat 0 leads), a 4B brought from seat 1's side is seen arriving (placed
+    at once) over a 7B that shows in the same frame (``together``) or half a second later; the 7B
+    counts as placed once it has lain still a while."""
+    script = _one_trick_played(seen)
+    script.reach(1, (322.0, 318.0)).hold(0.3)
+    script.lying["top"] = replace(seen(322.0, 318.0, "4B"), arrived=True)
+    if together:
+        script.put("under", (318.0, 324.0), "7B")
+    script.hold(0.1).put("top", (322.0, 318.0), "4B").hold(0.0 if together else 0.5)
+    return script.put("under", (318.0, 324.0), "7B").hold(0.2).reach(None).hold(1.5)
+
+
+def test_a_card_found_under_the_next_card_it_came_to_rest_with_was_played_before_it(seen):
+    """The 4B, brought from the side of seat 1, is played first by seat 0 (flagged); the 7B that came
+    to rest with it shows once settled: seat 0 played the 7B, seat 1 the 4B, and the log keeps both."""
+    script = _tossed_onto_each_other(seen, together=True)
+    assert script.kinds()[-4:] == ["play", "amend", "play", "trick"]
+    assert script.state.tricks[1].plays == ((0, Card.parse("7B")), (1, Card.parse("4B")))
+    assert script.session.view().flags == ()
+    events = script.session.view().record.to_dict()["events"]
+    assert [e["type"] for e in events[-3:]] == ["play", "amend", "play"]
+    assert (events[-3]["card"], events[-2]["card"], events[-2]["source"]) == ("4B", "7B", "camera")
+
+
+def test_a_card_that_came_to_rest_after_the_last_card_is_played_after_it(seen):
+    script = _tossed_onto_each_other(seen, together=False)
+    assert "amend" not in script.kinds() and script.kinds()[-1] == "trick"
+    assert script.state.tricks[1].plays == ((0, Card.parse("4B")), (1, Card.parse("7B")))
+    assert len(script.session.view().flags) == 1  # the 4B brought from the side of seat 1
+
+
 def test_a_doubtful_card_hidden_a_moment_is_played_once_it_shows_again(seen):
     script = _one_trick_played(seen)
     script.put("c", SPOT[0], "1C", 0.9, ("4E", 0.05)).hold(0.5).hold(0.8, hidden=("c",))
