@@ -28,6 +28,11 @@ class RenderJob:
     max_side: int | None
 
 
+def label_path(image: Path) -> Path:
+    """A rendered scene's label file: ``DIR/images/SPLIT/NAME.jpg`` -> ``DIR/labels/SPLIT/NAME.txt``."""
+    return image.parents[2] / "labels" / image.parent.name / f"{image.stem}.txt"
+
+
 def obb_line(label: Label, width: int, height: int) -> str:
     """One ultralytics OBB label line: class and four corners normalised to the image size."""
     points = np.clip(label.corners / np.array([width, height], np.float32), 0.0, 1.0)
@@ -94,8 +99,9 @@ def write_dataset(
         stem = f"{job.index:06d}"
         h, w = image.shape[:2]
         text = "".join(obb_line(label, w, h) + "\n" for label in labels)
-        (out / "labels" / job.split / f"{stem}.txt").write_text(text)  # first: no image without its label
-        cv2.imwrite(str(out / "images" / job.split / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        image_path = out / "images" / job.split / f"{stem}.jpg"
+        label_path(image_path).write_text(text)  # first: no image without its label
+        cv2.imwrite(str(image_path), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         tags[f"{job.split}/{stem}"] = [list(label.tags) for label in labels]
         visible[f"{job.split}/{stem}"] = [round(label.visible, 3) for label in labels]
         counts["images"][job.split] += 1

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from companion.datasets.scene import MIN_VISIBLE, MOSTLY, WHOLE, in_view
+from companion.datasets.writer import label_path
 from companion.errors import MissingResource
 from companion.vision.readings import Face, Reading
 
@@ -190,7 +191,7 @@ def rendered_frames(
     for path in tqdm(images, disable=not progress, unit="img"):
         frame = cv2.imread(str(path))
         h, w = frame.shape[:2]
-        labels = read_labels(data / "labels" / split / f"{path.stem}.txt", w, h)
+        labels = read_labels(label_path(path), w, h)
         key = f"{split}/{path.stem}"
         yield path.stem, frame, labels, Notes(tags[key], visible.get(key))
 

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 import onnx
 
+from companion.datasets.writer import label_path
 from companion.errors import MalformedInput, MissingResource
 from companion.training.evaluation import read_labels
 from companion.vision.detector import letterbox, metadata_imgsz
@@ -91,16 +92,11 @@ def detector_inputs(scenes: Sequence[Path], imgsz: int, progress: bool = False) 
         yield {"images": letterbox(frame, imgsz, square=False)[0]}
 
 
-def _label_of(scene: Path) -> Path:
-    """A rendered scene's label file: ``DIR/images/SPLIT/NAME.jpg`` -> ``DIR/labels/SPLIT/NAME.txt``."""
-    return scene.parents[2] / "labels" / scene.parent.name / f"{scene.stem}.txt"
-
-
 def identifier_inputs(scenes: Sequence[Path], progress: bool = False) -> Inputs:
     """The face-up cards of each scene, cut out at their labelled corners both ways up, as the
     identifier reads them; scenes without a face-up card are passed over."""
     for path, frame in _frames(scenes, "identifier", progress):
-        label = _label_of(path)
+        label = label_path(path)
         labels = read_labels(label, frame.shape[1], frame.shape[0]) if label.is_file() else []
         crops = [cuts(frame, corners)[0] for cls, corners in labels if cls == 0]
         if crops:
