@@ -31,6 +31,7 @@ class RecogniseConfig:
     """How table changes and the rules become game events."""
 
     trump_margin: float = 30.0  # the trump card sticks out from the stock zone by up to this much
+    trump_reach: float = 50.0  # where the play area meets the trump spot: this near the trump card is at it
     play_margin: float = 40.0  # a card this far outside the play area still counts as played
     sure: float = 0.6  # a consistent reading at least this probable is taken at once
     margin: float = 0.25  # ... if it leads the next consistent card by this much

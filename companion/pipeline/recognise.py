@@ -142,6 +142,8 @@ class Recogniser:
         self._uncollected: list[tuple[int, frozenset[int]]] = []  # (trick n, its card ids)
         self._trick_ids: list[int] = []
         self._plays: dict[int, Played] = {}  # table card id -> its play
+        self._trump_at: tuple[float, float] | None = None  # where the face-up trump card was seen
+        self._guessed_swaps: set[int] = set()  # log indices of swaps given to a seat no arm showed
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -153,11 +155,12 @@ class Recogniser:
                 if card.id not in self._roles:
                     new.append(card)
                 elif self._roles[card.id] == "trump" and not self._over:
+                    self._trump_at = card.position
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
         out += self._collected(present, table.t)
         for card in self._in_turn(new):
-            if at_trump_spot(self.zones, card.position, self.config.trump_margin):
+            if self._lies_at_trump_spot(card):
                 out += self._at_trump_spot(card, table) or []
             elif in_play(self.zones, card.position, self.config.play_margin):
                 events = self._played(card, table.t)
@@ -188,6 +191,17 @@ class Recogniser:
         return ordered
 
     # --- the trump spot ------------------------------------------------------------------
+
+    def _lies_at_trump_spot(self, card: TableCard) -> bool:
+        """Whether a new card lies at the trump spot: in its zone, and where the play area reaches
+        into that zone too (with many players the stock lies near the middle), near where the
+        face-up trump card lay, once it is known; a card farther away there was played."""
+        if not at_trump_spot(self.zones, card.position, self.config.trump_margin):
+            return False
+        if self._trump_at is None or not in_play(self.zones, card.position, self.config.play_margin):
+            return True
+        offset = np.subtract(card.position, self._trump_at)
+        return bool(np.hypot(*offset) <= self.config.trump_reach)
 
     def _at_trump_spot(self, card: TableCard, table: TableState) -> list[Recognised] | None:
         state, t = self.session.view().state, table.t
@@ -224,7 +238,8 @@ class Recogniser:
         if choice.card is None:  # neither the trump card nor a card that may replace it
             self._roles[card.id] = "ignored"
             return []
-        seat = self._swap(choice, t)
+        side = None if card.brought_from is None else self.zones.nearest_seat(card.brought_from)
+        seat = self._swap(choice, t, side)
         if seat is None:
             why = choice.doubt or f"{choice.card} at the trump spot: no seat may swap it"
             flagged = replace(choice, doubt=why)
@@ -262,16 +277,21 @@ class Recogniser:
         name = seat_name(state, seat)
         return [self._event("swap", t, f"{name} swaps {face_up} for {choice.card}", card, choice, seat)]
 
-    def _swap(self, choice: Choice, t: float) -> int | None:
-        """Swap by the seat to play (the usual moment), else the first seat the rules allow."""
+    def _swap(self, choice: Choice, t: float, side: int | None = None) -> int | None:
+        """Swap by the seat whose arm brought the card (``side``), else by the seat to play (the usual
+        moment), else by the first seat the rules allow. A seat guessed so, with no arm to show it,
+        is amended if another seat plays the card the swap took (:meth:`_swapped_by`)."""
         state = self.session.view().state
         first = state.to_play if state.to_play is not None else state.leader
         n = state.rules.seats
-        for seat in [(first + k) % n for k in range(n)]:
+        seats = [(first + k) % n for k in range(n)]
+        for seat in sorted(seats, key=lambda seat: seat != side):
             try:
                 self._apply(Event("swap", seat=seat, card=choice.card), choice, t)
             except IllegalAction:
                 continue
+            if seat != side:
+                self._guessed_swaps.add(len(self.session.view().record.events) - 1)
             return seat
         return None
 
@@ -306,7 +326,11 @@ class Recogniser:
             reordered = self._reorder(card, choice, seat, t)
             if reordered:
                 return reordered + self._closed(tricks_before, t)
-        out = self._swap_behind_play(card, seat, t) or self._swap_in_last_draw(card, seat, t)
+        out = (
+            self._swap_behind_play(card, seat, t)
+            or self._swap_in_last_draw(card, seat, t)
+            or self._swapped_by(choice, seat, t)
+        )
         if out:
             state = self.session.view().state
             choice = choose(card.identity, playable(state), self.config)
@@ -402,6 +426,24 @@ class Recogniser:
             text = f"{name} swapped {face_up} for {taker} (seen when the {face_up} was played)"
             return [self._event("swap", t, text, card, choice, seat)]
         return []
+
+    def _swapped_by(self, choice: Choice, seat: int, t: float) -> list[Recognised]:
+        """``seat`` plays the card a swap seen at the trump spot took, a swap given to another seat
+        (the seat to play, where nothing showed who swapped): ``seat`` swapped. The swap is amended
+        when vision is sure of the card and the log, with this play, replays with no more problems."""
+        view = self.session.view()
+        state = view.state
+        swap = next((s for s in state.swaps if s.took == choice.card and s.seat != seat), None)
+        if swap is None or choice.doubt is not None or swap.event not in self._guessed_swaps:
+            return []
+        amend = Event("amend", ref=swap.event, seat=seat)
+        played = view.record.append(amend).append(Event("play", seat=seat, card=choice.card))
+        if len(replay(played).issues) > len(state.issues):
+            return []
+        self._apply(amend, choice, t)
+        name = seat_name(state, seat)
+        text = f"{name} swapped {swap.put} for {swap.took} (seen when the {swap.took} was played)"
+        return [Recognised("amend", t, text, seat=seat, card=swap.put, game=self.game)]
 
     def _swap_in_last_draw(self, card: TableCard, seat: int, t: float) -> list[Recognised]:
         """``seat`` plays the card that lay face up when the stock ran out, which the engine gave the
@@ -545,6 +587,7 @@ class Recogniser:
         self.session.new_game(replace(setup, first=(setup.first + 1) % len(setup.players)))
         self._roles = {card_id: "ignored" for card_id in self._roles}
         self._uncollected, self._trick_ids, self._over = [], [], False
+        self._trump_at, self._guessed_swaps = None, set()
         self.game += 1
 
 
