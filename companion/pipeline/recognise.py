@@ -143,7 +143,6 @@ class Recogniser:
         self._trick_ids: list[int] = []
         self._plays: dict[int, Played] = {}  # table card id -> its play
         self._trump_at: tuple[float, float] | None = None  # where the face-up trump card was seen
-        self._guessed_swaps: set[int] = set()  # log indices of swaps given to a seat no arm showed
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -238,8 +237,7 @@ class Recogniser:
         if choice.card is None:  # neither the trump card nor a card that may replace it
             self._roles[card.id] = "ignored"
             return []
-        side = None if card.brought_from is None else self.zones.nearest_seat(card.brought_from)
-        seat = self._swap(choice, t, side)
+        seat = self._swap(choice, t)
         if seat is None:
             why = choice.doubt or f"{choice.card} at the trump spot: no seat may swap it"
             flagged = replace(choice, doubt=why)
@@ -277,21 +275,17 @@ class Recogniser:
         name = seat_name(state, seat)
         return [self._event("swap", t, f"{name} swaps {face_up} for {choice.card}", card, choice, seat)]
 
-    def _swap(self, choice: Choice, t: float, side: int | None = None) -> int | None:
-        """Swap by the seat whose arm brought the card (``side``), else by the seat to play (the usual
-        moment), else by the first seat the rules allow. A seat guessed so, with no arm to show it,
-        is amended if another seat plays the card the swap took (:meth:`_swapped_by`)."""
+    def _swap(self, choice: Choice, t: float) -> int | None:
+        """Swap by the seat to play (the usual moment), else the first seat the rules allow: a guess,
+        amended if another seat plays the card the swap took (:meth:`_swapped_by`)."""
         state = self.session.view().state
         first = state.to_play if state.to_play is not None else state.leader
         n = state.rules.seats
-        seats = [(first + k) % n for k in range(n)]
-        for seat in sorted(seats, key=lambda seat: seat != side):
+        for seat in [(first + k) % n for k in range(n)]:
             try:
                 self._apply(Event("swap", seat=seat, card=choice.card), choice, t)
             except IllegalAction:
                 continue
-            if seat != side:
-                self._guessed_swaps.add(len(self.session.view().record.events) - 1)
             return seat
         return None
 
@@ -432,9 +426,9 @@ class Recogniser:
         (the seat to play, where nothing showed who swapped): ``seat`` swapped. The swap is amended
         when vision is sure of the card and the log, with this play, replays with no more problems."""
         view = self.session.view()
-        state = view.state
+        state, events = view.state, view.record.events
         swap = next((s for s in state.swaps if s.took == choice.card and s.seat != seat), None)
-        if swap is None or choice.doubt is not None or swap.event not in self._guessed_swaps:
+        if swap is None or choice.doubt is not None or events[swap.event].source != "camera":
             return []
         amend = Event("amend", ref=swap.event, seat=seat)
         played = view.record.append(amend).append(Event("play", seat=seat, card=choice.card))
@@ -587,7 +581,7 @@ class Recogniser:
         self.session.new_game(replace(setup, first=(setup.first + 1) % len(setup.players)))
         self._roles = {card_id: "ignored" for card_id in self._roles}
         self._uncollected, self._trick_ids, self._over = [], [], False
-        self._trump_at, self._guessed_swaps = None, set()
+        self._trump_at = None
         self.game += 1
 
 
