@@ -120,11 +120,12 @@ def choose(identity: Alternatives, allowed: Collection[Card], config: RecogniseC
 @dataclass(frozen=True)
 class Played:
     """A table card the recogniser played: its play's index in the log, the reading it was played
-    as, when it came to rest, and the seat it was brought from (or lies before)."""
+    as, when it came to rest and was played, and the seat it was brought from (or lies before)."""
 
     ref: int
     choice: Choice
     rested: float
+    t: float
     side: int
     sure: bool  # read surely, flagged at most for the side it came from
 
@@ -316,7 +317,7 @@ class Recogniser:
                 choice, doubt=f"led while trick {self._uncollected[-1][0]} still lay on the table"
             )
         tricks_before = len(state.tricks)
-        if choice.doubt is None and self._under_last(card, seat):
+        if choice.doubt is None and self._under_last(card, seat, t):
             reordered = self._reorder(card, choice, seat, t)
             if reordered:
                 return reordered + self._closed(tricks_before, t)
@@ -343,7 +344,7 @@ class Recogniser:
         self._trick_ids.append(card.id)
         ref = len(self.session.view().record.events) - 1
         sure = choice.doubt in (None, seat_doubt)
-        self._plays[card.id] = Played(ref, choice, card.still_since, lies_at, sure)
+        self._plays[card.id] = Played(ref, choice, card.still_since, t, lies_at, sure)
         name = seat_name(state, seat)
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         return out + self._closed(tricks_before, t)
@@ -359,14 +360,15 @@ class Recogniser:
             out.append(Recognised("game-over", t, _result(after), game=self.game))
         return out
 
-    def _under_last(self, card: TableCard, seat: int) -> bool:
+    def _under_last(self, card: TableCard, seat: int, t: float) -> bool:
         """Whether ``card`` was played before the trick's last card: it came to rest no later than
-        that card, which was read surely and brought from the side of ``seat``, the seat to play now
-        (``card``, tossed almost exactly onto the card under it, showed only once the arm had gone)."""
+        that card, which was read surely and brought from the side of ``seat``, the seat to play now,
+        but showed only after it was played (tossed almost exactly onto the card under it, it showed
+        once the arm had gone; cards found at one moment are already in turn, see :meth:`_in_turn`)."""
         if not self._trick_ids:
             return False
         last = self._plays[self._trick_ids[-1]]
-        return card.still_since <= last.rested and last.side == seat and last.sure
+        return card.still_since <= last.rested and t > last.t and last.side == seat and last.sure
 
     def _reorder(self, card: TableCard, choice: Choice, seat: int, t: float) -> list[Recognised]:
         """Amend the trick's last play to ``card`` (the seat before ``seat`` played it) and play the
@@ -387,7 +389,7 @@ class Recogniser:
         self._apply(play, again, t)
         self._roles[card.id] = "play"
         self._trick_ids.insert(-1, card.id)
-        self._plays[card.id] = Played(last.ref, choice, card.still_since, before, True)
+        self._plays[card.id] = Played(last.ref, choice, card.still_since, last.t, before, True)
         self._plays[last_id] = replace(last, ref=len(self.session.view().record.events) - 1, side=seat)
         text = f"{seat_name(state, before)} played {choice.card}, found under {again.card} when the arm left"
         replayed = self._event("play", t, f"{seat_name(state, seat)} plays {again.card}", card, again, seat)

@@ -176,6 +176,19 @@ def test_a_card_that_came_to_rest_after_the_last_card_is_played_after_it(seen):
     assert len(script.session.view().flags) == 1  # the 4B brought from the side of seat 1
 
 
+def test_cards_found_at_one_moment_are_not_reordered_by_the_side_they_came_from(seen):
+    """Two cards tossed before the pile lay still, both found in one frame and both near the arm from
+    seat 1's side: played in the order the tracker lists them (from underneath), no amendment."""
+    script = _one_trick_played(seen)
+    script.reach(1, (322.0, 318.0)).hold(0.3)
+    script.lying["under"] = replace(seen(318.0, 324.0, "7B"), arrived=True)
+    script.lying["top"] = replace(seen(322.0, 318.0, "4B"), arrived=True)
+    script.hold(0.1).put("under", (318.0, 324.0), "7B").put("top", (322.0, 318.0), "4B")
+    script.hold(0.2).reach(None).hold(1.5)
+    assert "amend" not in script.kinds() and script.kinds()[-1] == "trick"
+    assert script.state.tricks[1].plays == ((0, Card.parse("7B")), (1, Card.parse("4B")))
+
+
 def test_a_doubtful_card_hidden_a_moment_is_played_once_it_shows_again(seen):
     script = _one_trick_played(seen)
     script.put("c", SPOT[0], "1C", 0.9, ("4E", 0.05)).hold(0.5).hold(0.8, hidden=("c",))
