@@ -14,7 +14,10 @@ record then (in the last drawing turn, when the last drawer was to take that car
 A card found only after the trick's last card, though it came to rest with it, was
 tossed first (almost exactly onto the card under it) when that last card was brought
 from the side of the seat to play next: the last play is amended to it, and the last
-card is played again by the next seat; the log keeps both.
+card is played again by the next seat; the log keeps both. A swap seen at the trump
+spot goes to the seat to play, a guess amended when another seat plays, surely read,
+the card it took. Where the play area reaches into the trump spot (many players), a
+card there is at the trump spot only near where the face-up trump card lay.
 """
 
 from __future__ import annotations
