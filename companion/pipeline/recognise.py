@@ -33,7 +33,7 @@ from companion.engine import Event, Game, GameState, replay
 from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.track import TableCard, TableState
-from companion.session import LiveSession
+from companion.session import LiveSession, View
 from companion.table.profile import Layout
 from companion.vision.readings import Face
 
@@ -383,7 +383,7 @@ class Recogniser:
         again = replace(last.choice, doubt=None)
         amend = Event("amend", ref=last.ref, card=choice.card)
         play = Event("play", seat=seat, card=again.card)
-        if len(replay(view.record.append(amend).append(play)).issues) > len(state.issues):
+        if not _no_worse(view, amend, play):
             return []
         for flag in view.flags:
             if flag.seq == last.ref:
@@ -436,8 +436,7 @@ class Recogniser:
         if swap is None or choice.doubt is not None or events[swap.event].source != "camera":
             return []
         amend = Event("amend", ref=swap.event, seat=seat)
-        played = view.record.append(amend).append(Event("play", seat=seat, card=choice.card))
-        if len(replay(played).issues) > len(state.issues):
+        if not _no_worse(view, amend, Event("play", seat=seat, card=choice.card)):
             return []
         self._apply(amend, choice, t)
         name = seat_name(state, seat)
@@ -611,6 +610,14 @@ def playable(state: GameState) -> set[Card]:
     """Cards that may still come out of a hand: not played, and not the card under the stock."""
     under_stock = {state.face_up} if state.face_up is not None and state.stock > 0 else set()
     return set(deck(state.rules.deck)) - state.played - under_stock
+
+
+def _no_worse(view: View, *events: Event) -> bool:
+    """Whether the game's log with ``events`` appended replays with no more problems than now."""
+    record = view.record
+    for event in events:
+        record = record.append(event)
+    return len(replay(record).issues) <= len(view.state.issues)
 
 
 def _mass(card: TableCard, cards: set[Card]) -> float:
