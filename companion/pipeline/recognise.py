@@ -345,12 +345,15 @@ class Recogniser:
         choice = self._play(seat, choice, t)
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
-        ref = len(self.session.view().record.events) - 1
         sure = choice.doubt in (None, seat_doubt)
-        self._plays[card.id] = Played(ref, choice, card.still_since, t, lies_at, sure)
+        self._plays[card.id] = Played(self._last_ref(), choice, card.still_since, t, lies_at, sure)
         name = seat_name(state, seat)
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         return out + self._closed(tricks_before, t)
+
+    def _last_ref(self) -> int:
+        """The log index of the event applied last."""
+        return len(self.session.view().record.events) - 1
 
     def _closed(self, tricks_before: int, t: float) -> list[Recognised]:
         """The trick done, and the game over, when the play just made did that."""
@@ -379,7 +382,7 @@ class Recogniser:
         that log than now. The last play's flag (its card came from the side of ``seat``) is settled."""
         view = self.session.view()
         state, last_id = view.state, self._trick_ids[-1]
-        last, before = self._plays[last_id], (seat - 1) % view.state.rules.seats
+        last, before = self._plays[last_id], (seat - 1) % state.rules.seats
         again = replace(last.choice, doubt=None)
         amend = Event("amend", ref=last.ref, card=choice.card)
         play = Event("play", seat=seat, card=again.card)
@@ -393,7 +396,7 @@ class Recogniser:
         self._roles[card.id] = "play"
         self._trick_ids.insert(-1, card.id)
         self._plays[card.id] = Played(last.ref, choice, card.still_since, last.t, before, True)
-        self._plays[last_id] = replace(last, ref=len(self.session.view().record.events) - 1, side=seat)
+        self._plays[last_id] = replace(last, ref=self._last_ref())  # brought from the side of ``seat``
         text = f"{seat_name(state, before)} played {choice.card}, found under {again.card} when the arm left"
         replayed = self._event("play", t, f"{seat_name(state, seat)} plays {again.card}", card, again, seat)
         return [
