@@ -13,7 +13,10 @@ after it cover, is no longer proposed.
 The table lies still, for its piles, when nothing moves where piles lie (the play area and a
 margin around it; each frame smoothed first, so a camera's grain is no motion) and no arm reaches
 there: a player drawing from the stock, which takes a while after each trick, does not hold the
-piles back, nor is the stock taken for one.
+piles back, nor is the stock taken for one. A jolt of the camera (someone bumps the table) moves
+the whole picture a few pixels, which is no card moving: the shift is taken out before motion is
+measured, and what changed since the last still moment is measured against that moment's picture
+moved likewise, where that explains more.
 
 Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
 is remembered until its place changes or nothing lies there: a card pieced together from a blob
@@ -56,6 +59,8 @@ SAME_CARD = 0.25
 #: A card seen whole whose centre moved less than this share of a card's short side since the last
 #: frame has not moved.
 STILL_CARD = 0.1
+#: The largest shift (px) of the whole picture taken for the camera jolted rather than things moving.
+MAX_JOLT = 6.0
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
 #: What changed between two still moments and no card found there explains, in a piece at least
@@ -131,15 +136,29 @@ class PileLayers:
         contours of the arms reaching in, ``whole`` the cards whose outline it shows whole, ``seen``
         the cards found in it by other means (a detector), to explain what the change alone does not."""
         smooth = cv2.blur(table, SMOOTH)  # a noisy picture's grain is no motion
-        moving = np.count_nonzero(self._changes(self._previous, smooth) & self._area)
-        self._previous = smooth
         armed = any(self._reaches_piles(arm) for arm in arms)
-        still = not armed and moving < STILL_SHARE * self._card_area
+        still = not armed and self._lies_still(self._previous, smooth)
+        self._previous = smooth
         self._still_frames = self._still_frames + 1 if still else 0
         self.arrived = []
         if self._still_frames == SETTLE_FRAMES:
             self._settle(table, changed, whole, seen)
         self._watch_whole(table, whole)
+
+    def _lies_still(self, before: np.ndarray, now: np.ndarray) -> bool:
+        """Whether next to nothing moved where piles lie between two smoothed frames, once the
+        camera's own small jolt (the table bumped) is taken out."""
+        limit = STILL_SHARE * self._card_area
+        if np.count_nonzero(self._changes(before, now) & self._area) < limit:
+            return True
+        return np.count_nonzero(self._changes(aligned(before, now), now) & self._area) < limit
+
+    def _since_settled(self, table: np.ndarray) -> np.ndarray:
+        """What changed where piles lie since the table last lay still: against the picture then, or,
+        where that explains more, against it moved by a jolt of the camera since."""
+        plain = self._changes(self._settled, table) & self._area
+        moved = self._changes(aligned(self._settled, table), table) & self._area
+        return moved if np.count_nonzero(moved) < np.count_nonzero(plain) else plain
 
     def forget_near(self, centres: Sequence[tuple[float, float]], distance: float) -> None:
         """Stop proposing the layers within ``distance`` of a card seen whole now: that card is what
@@ -170,7 +189,7 @@ class PileLayers:
         (:meth:`_left_explained`); the cards whose place changed otherwise, or where nothing lies,
         are forgotten, and the layers they mostly cover no longer proposed; the cards seen ``whole``
         are remembered. New cards are kept from the one underneath to the one on top."""
-        difference = self._changes(self._settled, table) & self._area
+        difference = self._since_settled(table)
         self._settled = table
 
         def lies(layer: Layer) -> bool:  # a card lies there: enough of it differs from the empty table
@@ -302,6 +321,17 @@ class PileLayers:
             if inside and cv2.contourArea(contour) >= 0.5 * self._card_area:
                 blobs.append(contour)
         return blobs
+
+
+def aligned(image: np.ndarray, to: np.ndarray) -> np.ndarray:
+    """``image`` moved by the small shift of the whole picture (a camera jolted) that lays it over
+    ``to``; unmoved when the shift is under half a pixel or larger than a jolt."""
+    grey = [cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(np.float32) for x in (image, to)]
+    shift, _ = cv2.phaseCorrelate(grey[0], grey[1])
+    if not 0.5 <= float(np.hypot(*shift)) <= MAX_JOLT:
+        return image
+    move = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    return cv2.warpAffine(image, move, image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
 
 
 def bottom_first(table: np.ndarray, cards: list[Layer]) -> list[Layer]:

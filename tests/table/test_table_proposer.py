@@ -8,6 +8,7 @@ import pytest
 from measure_proposer import iou, measure
 from table_scenes import SIZE_MM, card_corners_mm, render
 
+from companion.table.layers import aligned
 from companion.table.markers import find_markers
 from companion.table.profile import CARD_MM, TableProfile, profile_from_corners, profile_from_markers
 from companion.table.proposer import ChangeProposer
@@ -568,3 +569,48 @@ def test_a_card_seen_by_other_means_where_too_little_differs_from_the_empty_tabl
     for frame in [empty] * 4 + [first] * 4 + [pile] * 4:
         proposer.look(frame, [over])
     assert all(np.linalg.norm(centre - (430, 472)) > 10 for centre in proposer.lying())
+
+
+def _jolted(frame: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
+    """``frame`` as a camera jolted by ``shift`` (px) sees it."""
+    move = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    return cv2.warpAffine(frame, move, frame.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_card_tossed_onto_another_is_found_while_the_camera_shakes() -> None:
+    """Someone bumps the table as the card lands: the whole picture jumps a few pixels every
+    frame, which is no card moving; the card is found once the cards lie still on the table."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    _card(first, (430, 450), 10, (40, 40, 180))
+    pile = first.copy()
+    over = _card(pile, (462, 440), 55, (170, 60, 30))
+    shaking = [_jolted(pile, shift) for shift in [(4, -3), (-3, 4), (3, 3), (-4, -2), (2, -4), (-2, 3)]]
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4)
+    arrived = [r for frame in shaking for r in proposer.propose(frame) if r.arrived]
+    assert len(arrived) == 1
+    assert iou(arrived[0].corners, over) > 0.8
+
+
+def test_a_card_sliding_across_a_pile_is_no_jolt_of_the_camera() -> None:
+    profile, empty = _square_table()
+    first = empty.copy()
+    _card(first, (430, 450), 10, (40, 40, 180))
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4)
+    for step in range(8):  # 6 mm a frame over the first card: never lying still
+        frame = first.copy()
+        _card(frame, (440 + 6 * step, 440), 55, (170, 60, 30))
+        assert not any(r.arrived for r in proposer.propose(frame))
+
+
+def test_a_jolted_picture_is_laid_back_over_the_one_before() -> None:
+    rng = np.random.default_rng(3)
+    picture = cv2.GaussianBlur(rng.integers(0, 255, (200, 240, 3), dtype=np.uint8), (5, 5), 0)
+    jolted = _jolted(picture, (3, -2))
+    back = aligned(jolted, picture)
+    inner = (slice(10, -10), slice(10, -10))
+    before = np.abs(jolted.astype(int) - picture)[inner].mean()
+    assert np.abs(back.astype(int) - picture)[inner].mean() < before / 5
+    assert aligned(picture, picture) is picture  # nothing to move
