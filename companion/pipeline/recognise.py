@@ -22,7 +22,7 @@ card there is at the trump spot only near where the face-up trump card lay.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -386,7 +386,7 @@ class Recogniser:
         again = replace(last.choice, doubt=None)
         amend = Event("amend", ref=last.ref, card=choice.card)
         play = Event("play", seat=seat, card=again.card)
-        if not _no_worse(view, amend, play):
+        if not _no_worse(view, (*view.record.events, amend, play)):
             return []
         for flag in view.flags:
             if flag.seq == last.ref:
@@ -439,7 +439,7 @@ class Recogniser:
         if swap is None or choice.doubt is not None or events[swap.event].source != "camera":
             return []
         amend = Event("amend", ref=swap.event, seat=seat)
-        if not _no_worse(view, amend, Event("play", seat=seat, card=choice.card)):
+        if not _no_worse(view, (*events, amend, Event("play", seat=seat, card=choice.card))):
             return []
         self._apply(amend, choice, t)
         name = seat_name(state, seat)
@@ -469,7 +469,6 @@ class Recogniser:
             return []
         plays = [i for i, event in enumerate(record.events) if event.type == "play"]
         turn = plays[rules.draw_rounds * rules.seats - 1] + 1  # the last drawing turn came after that play
-        problems = len(replay(record).issues)
         p = card.probability(face_up)
         for taker in takers_of(face_up):
             swap = Event(
@@ -481,8 +480,7 @@ class Recogniser:
                 confidence=round(p, 4),
             )
             events = (*record.events[:turn], swap, *record.events[turn:])
-            played = replace(record, events=(*events, Event("play", seat=seat, card=face_up)))
-            if len(replay(played).issues) > problems:
+            if not _no_worse(view, (*events, Event("play", seat=seat, card=face_up))):
                 continue
             self.session.load(replace(record, events=events), view.setup)
             name = seat_name(state, seat)
@@ -615,12 +613,9 @@ def playable(state: GameState) -> set[Card]:
     return set(deck(state.rules.deck)) - state.played - under_stock
 
 
-def _no_worse(view: View, *events: Event) -> bool:
-    """Whether the game's log with ``events`` appended replays with no more problems than now."""
-    record = view.record
-    for event in events:
-        record = record.append(event)
-    return len(replay(record).issues) <= len(view.state.issues)
+def _no_worse(view: View, events: Sequence[Event]) -> bool:
+    """Whether the game's log amended to ``events`` replays with no more problems than now."""
+    return len(replay(replace(view.record, events=tuple(events))).issues) <= len(view.state.issues)
 
 
 def _mass(card: TableCard, cards: set[Card]) -> float:
