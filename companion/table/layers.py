@@ -60,7 +60,7 @@ SAME_CARD = 0.25
 #: frame has not moved.
 STILL_CARD = 0.1
 #: The largest shift (px) of the whole picture taken for the camera jolted rather than things moving.
-MAX_JOLT = 6.0
+MAX_JOLT = 6
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
 #: What changed between two still moments and no card found there explains, in a piece at least
@@ -117,6 +117,8 @@ class PileLayers:
         self._card_area = card[0] * card[1]
         self._short = min(card)
         self._area = area
+        self._inner = np.zeros_like(area)  # the table less the band a jolt shifts in from outside
+        self._inner[MAX_JOLT:-MAX_JOLT, MAX_JOLT:-MAX_JOLT] = 255
         self._changes, self._cards_of = changes, cards_of
         self.layers: list[Layer] = []
         self.lying: list[Layer] = []  # every card found lying at the last still moment
@@ -146,12 +148,14 @@ class PileLayers:
         self._watch_whole(table, whole)
 
     def _lies_still(self, before: np.ndarray, now: np.ndarray) -> bool:
-        """Whether next to nothing moved where piles lie between two smoothed frames, once the
-        camera's own small jolt (the table bumped) is taken out."""
+        """Whether next to nothing moved where piles lie between two smoothed frames, or nothing at
+        all but the whole picture, shifted a few pixels (the camera jolted: someone bumped the table;
+        a card sliding on a plain cloth is no jolt, the rest of the table did not move with it)."""
         limit = STILL_SHARE * self._card_area
         if np.count_nonzero(self._changes(before, now) & self._area) < limit:
             return True
-        return np.count_nonzero(self._changes(aligned(before, now), now) & self._area) < limit
+        moved = aligned(before, now)
+        return moved is not before and np.count_nonzero(self._changes(moved, now) & self._inner) < limit
 
     def _since_settled(self, table: np.ndarray) -> np.ndarray:
         """What changed where piles lie since the table last lay still: against the picture then, or,

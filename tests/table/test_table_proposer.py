@@ -614,3 +614,14 @@ def test_a_jolted_picture_is_laid_back_over_the_one_before() -> None:
     before = np.abs(jolted.astype(int) - picture)[inner].mean()
     assert np.abs(back.astype(int) - picture)[inner].mean() < before / 5
     assert aligned(picture, picture) is picture  # nothing to move
+
+
+def test_a_lone_card_sliding_on_a_plain_cloth_is_no_jolt_of_the_camera() -> None:
+    """Laid over its own shift, the sliding card lies still, but the rest of the table moves."""
+    profile, empty = _square_table()
+    _card(empty, (150, 150), 0, (90, 40, 40))  # a card lying far from the piles: the stock, say
+    proposer = ChangeProposer(profile, empty)
+    for step in range(8):  # 10 mm a frame
+        frame = empty.copy()
+        _card(frame, (400 + 10 * step, 450), 30, (170, 60, 30))
+        assert not any(r.arrived for r in proposer.propose(frame))
