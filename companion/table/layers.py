@@ -13,9 +13,9 @@ after it cover, is no longer proposed.
 The table lies still, for its piles, when nothing moves where piles lie (the play area and a
 margin around it; each frame smoothed first, so a camera's grain is no motion) and no arm reaches
 there: a player drawing from the stock, which takes a while after each trick, does not hold the
-piles back, nor is the stock taken for one. A jolt of the camera (someone bumps the table) moves
-the whole picture a few pixels, which is no card moving: the shift is taken out before motion is
-measured, and what changed since the last still moment is measured against that moment's picture
+piles back, nor is the stock taken for one. Nor does a jolt of the camera (someone bumps the
+table): where the whole picture moved together by a few pixels, and nothing else did, nothing
+moved; what changed since the last still moment is then measured against that moment's picture
 moved likewise, where that explains more.
 
 Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
@@ -59,7 +59,7 @@ SAME_CARD = 0.25
 #: A card seen whole whose centre moved less than this share of a card's short side since the last
 #: frame has not moved.
 STILL_CARD = 0.1
-#: The largest shift (px) of the whole picture taken for the camera jolted rather than things moving.
+#: The largest shift of the whole picture (px of the rectified table) taken for the camera jolted.
 MAX_JOLT = 6
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
