@@ -329,10 +329,10 @@ class PileLayers:
 
 def aligned(image: np.ndarray, to: np.ndarray) -> np.ndarray:
     """``image`` moved by the small shift of the whole picture (a camera jolted) that lays it over
-    ``to``; unmoved when the shift is under half a pixel or larger than a jolt."""
+    ``to``; unmoved when the shift is under a quarter of a pixel or larger than a jolt."""
     grey = [cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(np.float32) for x in (image, to)]
     shift, _ = cv2.phaseCorrelate(grey[0], grey[1])
-    if not 0.5 <= float(np.hypot(*shift)) <= MAX_JOLT:
+    if not 0.25 <= float(np.hypot(*shift)) <= MAX_JOLT:
         return image
     move = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
     return cv2.warpAffine(image, move, image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
