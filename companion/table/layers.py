@@ -59,8 +59,9 @@ SAME_CARD = 0.25
 #: A card seen whole whose centre moved less than this share of a card's short side since the last
 #: frame has not moved.
 STILL_CARD = 0.1
-#: The largest shift of the whole picture (px of the rectified table) taken for the camera jolted.
-MAX_JOLT = 6
+#: The smallest and largest shift of the whole picture (px of the rectified table) taken for the
+#: camera jolted; phase correlation's estimate of a smaller one is mostly its own error.
+MIN_JOLT, MAX_JOLT = 0.25, 6
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
 #: What changed between two still moments and no card found there explains, in a piece at least
@@ -329,10 +330,10 @@ class PileLayers:
 
 def aligned(image: np.ndarray, to: np.ndarray) -> np.ndarray:
     """``image`` moved by the small shift of the whole picture (a camera jolted) that lays it over
-    ``to``; unmoved when the shift is under a quarter of a pixel or larger than a jolt."""
+    ``to``; unmoved when the shift is no jolt (:data:`MIN_JOLT`, :data:`MAX_JOLT`)."""
     grey = [cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(np.float32) for x in (image, to)]
     shift, _ = cv2.phaseCorrelate(grey[0], grey[1])
-    if not 0.25 <= float(np.hypot(*shift)) <= MAX_JOLT:
+    if not MIN_JOLT <= float(np.hypot(*shift)) <= MAX_JOLT:
         return image
     move = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
     return cv2.warpAffine(image, move, image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
