@@ -162,7 +162,10 @@ class PileLayers:
         """What changed where piles lie since the table last lay still: against the picture then, or,
         where that explains more, against it moved by a jolt of the camera since."""
         plain = self._changes(self._settled, table) & self._area
-        moved = self._changes(aligned(self._settled, table), table) & self._area
+        shifted = aligned(self._settled, table)
+        if shifted is self._settled:  # no jolt since
+            return plain
+        moved = self._changes(shifted, table) & self._area
         return moved if np.count_nonzero(moved) < np.count_nonzero(plain) else plain
 
     def forget_near(self, centres: Sequence[tuple[float, float]], distance: float) -> None:
