@@ -3,9 +3,10 @@
 A game simulated by the engine (``random_game``) is acted out on a rendered table seen
 from above: the stock with the trump card under it, hands that bring each card in and
 take tricks away, trump swaps, people peeking at a card, a card nudged or lifted and put
-back, lighting that drifts and a camera that shakes a little. Four ArUco markers at the
-table corners let the pipeline calibrate itself. The truth is written beside the video:
-the game record and a timeline saying when and where (table mm) each card came to rest.
+back, light that drifts (or a lamp switched on and off) and a camera that shakes a little. Four
+ArUco markers at the table corners let the pipeline calibrate itself. The truth is written
+beside the video: the game record and a timeline saying when and where (table mm) each card came
+to rest.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ ART_WIDTH = 120
 SHAKE_EVERY_S = 17.0
 #: How far the trump card's centre lies from the stock's, in card lengths: some 85% of it shows.
 TRUMP_OUT = 0.68
+#: With ``switched`` light, the light changes at once this often (s).
+SWITCH_EVERY_S = 13.0
+#: How fast the camera's automatic exposure answers a change of light (time constant, s).
+EXPOSURE_S = 0.8
 #: x264 constant-quality setting of the written videos (higher: smaller, blurrier).
 CRF = 28
 
@@ -49,11 +54,23 @@ class VideoSpec:
     table_mm: tuple[float, float] = TABLE_MM
     split: str = "val"  # colours and cloths never used to train the detector
     placement: str = "apart"  # how cards are laid in a trick: one of PLACEMENTS
+    light: str = "drift"  # how the light changes: one of LIGHTS
 
 
 #: How players lay their cards in a trick: ``apart``, each in front of its seat and clear of the
 #: others; ``loose``, tossed near the middle, touching and overlapping the cards played before.
 PLACEMENTS = ("apart", "loose")
+#: How the light changes: ``drift``, slowly, as daylight does; ``switched``, also at once now and
+#: then (a lamp switched on and off, warmer or dimmer than the room), the camera's exposure then
+#: taking up to 80% of the change of brightness back within a second or two (none, if it is fixed).
+LIGHTS = ("drift", "switched")
+
+
+def _lamp(rng: np.random.Generator) -> np.ndarray:
+    """A lamp's light against the room's (BGR gains): 15-35% brighter or dimmer, often warmer."""
+    brightness = 1.0 + rng.choice([-1.0, 1.0]) * rng.uniform(0.15, 0.35)
+    warmth = rng.uniform(-0.03, 0.12)
+    return brightness * np.array([1.0 - warmth, 1.0, 1.0 + warmth])
 
 
 @dataclass
@@ -86,6 +103,8 @@ class GameFilm:
         self.spec = spec or VideoSpec()
         if self.spec.placement not in PLACEMENTS:
             raise MalformedInput(f"unknown placement {self.spec.placement!r}: one of {', '.join(PLACEMENTS)}")
+        if self.spec.light not in LIGHTS:
+            raise MalformedInput(f"unknown light {self.spec.light!r}: one of {', '.join(LIGHTS)}")
         self.record = record
         self.state = replay(record)
         self.rng = np.random.default_rng(seed)
@@ -103,6 +122,8 @@ class GameFilm:
         self.table = _Table()
         self._static: np.ndarray | None = None
         self._phase = self.rng.uniform(0, 2 * np.pi, 4)
+        lamp_rng = np.random.default_rng([seed, 1])  # its own draws: the films in other light stay the same
+        self._lamp, self._exposure_share = _lamp(lamp_rng), lamp_rng.uniform(0.0, 0.8)
 
     def _camera(self, rng: np.random.Generator, w: int, h: int, players: int) -> TableProfile:
         """A slightly tilted overhead view: the table fills most of the frame's height."""
@@ -161,7 +182,19 @@ class GameFilm:
             shake = 2.5 * (1.0 - bump) * np.array([np.sin(self.t * 31 + c), np.sin(self.t * 23 + d)])
             matrix = np.array([[1, 0, shake[0]], [0, 1, shake[1]]], np.float32)
             canvas = cv2.warpAffine(canvas, matrix, self.spec.size, borderMode=cv2.BORDER_REFLECT)
-        return cv2.convertScaleAbs(canvas, alpha=float(gain))
+        if self.spec.light == "drift":
+            return cv2.convertScaleAbs(canvas, alpha=float(gain))
+        return cv2.multiply(canvas, (*(gain * self._switched_gain()).tolist(), 0.0))
+
+    def _switched_gain(self) -> np.ndarray:
+        """The gain of each colour channel (BGR) under ``switched`` light: the lamp is on every
+        other :data:`SWITCH_EVERY_S`, and the camera's exposure follows each switch."""
+        switches, since = divmod(self.t, SWITCH_EVERY_S)
+        light = self._lamp if switches % 2 else np.ones(3)
+        before = np.ones(3) if switches % 2 else self._lamp
+        exposure_now, exposure_before = (np.mean(each) ** -self._exposure_share for each in (light, before))
+        settled = 1.0 - np.exp(-since / EXPOSURE_S) if switches else 1.0
+        return light * exposure_before ** (1.0 - settled) * exposure_now**settled
 
     def _hold(self, seconds: float, moving: list[_Sprite] | None = None, hands: list[_Hand] | None = None):
         for _ in range(max(1, round(seconds * self.spec.fps))):
@@ -378,6 +411,7 @@ def write_game_video(
         "size": list(film.spec.size),
         "table_mm": list(film.spec.table_mm),
         "placement": film.spec.placement,
+        "light": film.spec.light,
         "frames": frames,
         "seconds": round(frames / film.spec.fps, 2),
         "events": film.timeline,

@@ -30,6 +30,13 @@ def register_action(actions: argparse._SubParsersAction) -> None:  # type: ignor
         help="how cards are laid in a trick: apart, each before its seat (default), or loose, tossed "
         "near the middle over the cards before",
     )
+    parser.add_argument(
+        "--light",
+        choices=("drift", "switched"),
+        default="drift",
+        help="how the light changes: drift, slowly (default), or switched, also at once now and then, "
+        "as when a lamp is switched on, the camera's exposure following",
+    )
     parser.add_argument("--tricks", type=int, default=None, help="film only the first N tricks")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(run=run)
@@ -49,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     record = random_game(rules_for(args.rules), args.seed)
     if args.tricks is not None:
         record = first_tricks(record, args.tricks)
-    spec = VideoSpec(size=(width, height), fps=args.fps, placement=args.placement)
+    spec = VideoSpec(size=(width, height), fps=args.fps, placement=args.placement, light=args.light)
     with tqdm(desc="frames", unit="frame", disable=args.json) as bar:
         summary = write_game_video(record, args.deck, args.seed, args.out, spec, args.crf, bar.update)
     if args.json:

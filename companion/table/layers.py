@@ -16,7 +16,9 @@ there: a player drawing from the stock, which takes a while after each trick, do
 piles back, nor is the stock taken for one. Nor does a jolt of the camera (someone bumps the
 table): where the whole picture moved together by a few pixels, and nothing else did, nothing
 moved; what changed since the last still moment is then measured against that moment's picture
-moved likewise, where that explains more.
+moved likewise, where that explains more. Pictures of different moments are compared in the same
+light (:func:`companion.table.light.in_light_of`): a lamp switched on, or the camera's exposure
+following it, moves no card.
 
 Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
 is remembered until its place changes or nothing lies there: a card pieced together from a blob
@@ -35,6 +37,8 @@ from itertools import combinations
 
 import cv2
 import numpy as np
+
+from companion.table.light import in_light_of
 
 #: Frames in a row the table must lie still (no arm, next to nothing moving) to count as settled.
 SETTLE_FRAMES = 3
@@ -153,6 +157,7 @@ class PileLayers:
         all but the whole picture, shifted a few pixels (the camera jolted: someone bumped the table;
         a card sliding on a plain cloth is no jolt, the rest of the table did not move with it)."""
         limit = STILL_SHARE * self._card_area
+        before = in_light_of(before, now)
         if np.count_nonzero(self._changes(before, now) & self._area) < limit:
             return True
         moved = aligned(before, now)
@@ -161,9 +166,10 @@ class PileLayers:
     def _since_settled(self, table: np.ndarray) -> np.ndarray:
         """What changed where piles lie since the table last lay still: against the picture then, or,
         where that explains more, against it moved by a jolt of the camera since."""
-        plain = self._changes(self._settled, table) & self._area
-        shifted = aligned(self._settled, table)
-        if shifted is self._settled:  # no jolt since
+        settled = in_light_of(self._settled, table)
+        plain = self._changes(settled, table) & self._area
+        shifted = aligned(settled, table)
+        if shifted is settled:  # no jolt since
             return plain
         moved = self._changes(shifted, table) & self._area
         return moved if np.count_nonzero(moved) < np.count_nonzero(plain) else plain
@@ -181,7 +187,7 @@ class PileLayers:
         card passing over a pile would be read as its cards."""
         if not self.layers:
             return []
-        since = self._changes(self._settled, table)
+        since = self._changes(in_light_of(self._settled, table), table)
         return [
             layer
             for layer in self.layers
@@ -278,6 +284,7 @@ class PileLayers:
             cv2.fillConvexPoly(outline_mask, np.round(card.corners()).astype(np.int32), 255)
             region = cv2.dilate(outline_mask, np.ones((2 * CARD_MARGIN + 1,) * 2, np.uint8)) > 0
             seen = np.mean(np.stack(self._recent), axis=0).round().astype(table.dtype)  # grain averaged
+            seen = in_light_of(seen, self._settled)
             self._settled = self._settled.copy()
             self._settled[region] = seen[region]
             outline = card.corners().astype(np.float32)

@@ -1,8 +1,9 @@
 """Propose card quads from what changed on the table: a cheap signal a fixed overhead camera gives.
 
 The frame is rectified onto the table plane at a coarse scale and compared with a background
-model of the empty table (a reference frame, slowly refreshed where nothing changed, so light
-drifting through the evening does not matter). Changed regions are cleaned with morphology; each
+model of the empty table (a reference frame, slowly refreshed where nothing changed, and seen in
+the frame's light, :mod:`companion.table.light`, so neither light drifting through the evening nor
+a lamp switched on matters). Changed regions are cleaned with morphology; each
 contour's minimum-area rectangle is kept when its sides match the known card size, split when it
 holds a row of cards; a blob of cards that touch or overlap at other angles is searched card by
 card (:mod:`companion.table.peel`), and small fragments that together make one card are merged.
@@ -19,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.table.layers import SAME_CARD, Layer, PileLayers, far_from, nearest_gaps
+from companion.table.light import channel_scalar, light_gain
 from companion.table.peel import STRIP_PX, peel_cards
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reach, Reading, Sight
@@ -48,20 +49,6 @@ class ProposerConfig:
 MAX_PEEL_CARDS = 4
 #: Fragments (parts of a card smaller than a card) tried for merging, largest first.
 MAX_FRAGMENTS = 12
-
-
-def _scalar(per_channel: np.ndarray) -> Any:
-    """OpenCV's per-channel scalar (a 4-tuple): multiplying by it is three times faster than numpy."""
-    return (*per_channel.tolist(), 0.0)
-
-
-def light_gain(table: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """How much brighter each colour channel of ``table`` is than of ``background``: the median of
-    the pixels' ratios (every 49th pixel is plenty), so a cloth of two tones, where the median
-    pixel jumps from one tone to the other, does not matter, nor do the few pixels cards cover."""
-    sample = (slice(None, None, 7), slice(None, None, 7))
-    ratios = table[sample].reshape(-1, 3) / np.maximum(background[sample].reshape(-1, 3), 1.0)
-    return np.median(ratios, axis=0)
 
 
 @dataclass(frozen=True)
@@ -132,10 +119,10 @@ class ChangeProposer:
             self._start(table)
         assert self._background is not None
         gain = light_gain(table, self._background)
-        expected = cv2.multiply(self._background, _scalar(gain), dtype=cv2.CV_8U)
+        expected = cv2.multiply(self._background, channel_scalar(gain), dtype=cv2.CV_8U)
         mask = self._difference(table, expected)
         still = (cv2.dilate(mask, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
-        unlit = cv2.multiply(table, _scalar(1.0 / gain))
+        unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
         cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         return table, mask
 

@@ -90,6 +90,35 @@ def test_an_unknown_placement_is_a_clear_error():
         GameFilm(random_game("brisca-2", seed=5), "fournier-1878", 5, VideoSpec(placement="stacked"))
 
 
+def test_an_unknown_light_is_a_clear_error():
+    from companion.datasets.game_video import GameFilm, VideoSpec
+    from companion.errors import MalformedInput
+
+    with pytest.raises(MalformedInput, match="unknown light 'disco': one of drift, switched"):
+        GameFilm(random_game("brisca-2", seed=5), "fournier-1878", 5, VideoSpec(light="disco"))
+
+
+def test_a_switched_light_changes_the_picture_at_once_and_the_exposure_follows():
+    from companion.datasets.game_video import SWITCH_EVERY_S, GameFilm, VideoSpec, first_tricks
+    from companion.table.light import light_gain
+
+    record = first_tricks(random_game("brisca-2", seed=7), 4)
+    times = {"before": SWITCH_EVERY_S - 0.2, "after": SWITCH_EVERY_S + 0.1, "later": SWITCH_EVERY_S + 4}
+    wanted = {round(t * 15): name for name, t in times.items()}
+    frames: dict[str, dict[str, np.ndarray]] = {}
+    for light in ("drift", "switched"):
+        film = GameFilm(record, "fournier-1878", 7, VideoSpec(size=(640, 360), light=light))
+        shown = {wanted[i]: frame for i, frame in enumerate(film.frames()) if i in wanted}
+        frames[light] = shown
+    assert len(frames["switched"]) == 3
+    gain = {name: light_gain(frames["switched"][name], frames["drift"][name]) for name in times}
+    assert np.allclose(gain["before"], 1.0, atol=0.01)  # the same film until the switch
+    jump = gain["after"].mean() - 1.0
+    assert abs(jump) >= 0.13  # a lamp 15-35% brighter or dimmer
+    assert abs(gain["later"].mean() - 1.0) <= abs(jump) + 0.01  # the exposure takes some of it back
+    assert np.sign(gain["later"].mean() - 1.0) in (0.0, np.sign(jump))
+
+
 def test_a_swap_in_the_last_drawing_turn_is_filmed_before_the_face_up_card_is_taken():
     """By the default rules a seat may swap the face-up card while the last drawer has yet to take
     it (brisca-4 seed 318 does, after trick 7); the film keeps the card until the next trick begins."""

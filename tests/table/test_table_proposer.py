@@ -625,3 +625,45 @@ def test_a_lone_card_sliding_on_a_plain_cloth_is_no_jolt_of_the_camera() -> None
         frame = empty.copy()
         _card(frame, (400 + 10 * step, 450), 30, (170, 60, 30))
         assert not any(r.arrived for r in proposer.propose(frame))
+
+
+def _lit(frame: np.ndarray, gain: tuple[float, float, float]) -> np.ndarray:
+    """``frame`` under another light: each colour channel (BGR) scaled by ``gain``."""
+    return np.clip(frame * np.float32(gain), 0, 255).astype(np.uint8)
+
+
+#: A warm lamp switched on, then the camera's exposure taking part of its brightness back.
+LAMP_ON = [(1.3, 1.45, 1.6), (1.2, 1.33, 1.47), (1.14, 1.26, 1.4), (1.1, 1.22, 1.35)]
+LAMP_ON += [(1.08, 1.2, 1.32)] * 4
+
+
+def test_a_card_tossed_onto_another_is_found_as_a_lamp_is_switched_on() -> None:
+    """The light changes as the card lands: the cards lying there look different from when the
+    table last lay still, but only the new one came."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    under = _card(first, (430, 450), 10, (40, 40, 180))
+    pile = first.copy()
+    over = _card(pile, (462, 440), 55, (170, 60, 30))
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4)
+    arrived = [r for gain in LAMP_ON for r in proposer.propose(_lit(pile, gain)) if r.arrived]
+    assert len(arrived) == 1
+    assert iou(arrived[0].corners, over) > 0.85
+    readings = proposer.propose(_lit(pile, LAMP_ON[-1]))
+    assert max(iou(r.corners, over) for r in readings) > 0.85
+    assert all(iou(r.corners, over) > 0.85 or iou(r.corners, under) < 0.3 for r in readings)
+
+
+def test_a_lamp_switched_on_over_a_still_pile_brings_no_card_and_loses_none() -> None:
+    profile, empty = _square_table()
+    first = empty.copy()
+    _card(first, (430, 450), 10, (40, 40, 180))
+    pile = first.copy()
+    over = _card(pile, (462, 440), 55, (170, 60, 30))
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
+    for gain in LAMP_ON:
+        readings = proposer.propose(_lit(pile, gain))
+        assert not any(r.arrived for r in readings)
+        assert max((iou(r.corners, over) for r in readings), default=0.0) > 0.85
