@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 import pytest
@@ -168,12 +170,29 @@ def _card(
     return quad
 
 
-def test_a_card_tossed_onto_another_is_found_from_what_changed_while_the_table_lay_still() -> None:
+class _Pile(NamedTuple):
+    """A square table (1 px per mm) empty, with one card, and with a second card tossed over a
+    third of the first; both cards' corners."""
+
+    profile: TableProfile
+    empty: np.ndarray
+    first: np.ndarray
+    pile: np.ndarray
+    under: np.ndarray
+    over: np.ndarray
+
+
+def _pile_of_two() -> _Pile:
     profile, empty = _square_table()
     first = empty.copy()
     under = _card(first, (430, 450), 10, (40, 40, 180))
     pile = first.copy()
-    over = _card(pile, (462, 440), 55, (170, 60, 30))  # lies over a third of the first card
+    over = _card(pile, (462, 440), 55, (170, 60, 30))
+    return _Pile(profile, empty, first, pile, under, over)
+
+
+def test_a_card_tossed_onto_another_is_found_from_what_changed_while_the_table_lay_still() -> None:
+    profile, empty, first, pile, under, over = _pile_of_two()
     alone = ChangeProposer(profile, empty).propose(pile)
     assert max((iou(r.corners, over) for r in alone), default=0.0) < 0.85  # one frame does not show it
 
@@ -580,11 +599,7 @@ def _jolted(frame: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
 def test_a_card_tossed_onto_another_is_found_while_the_camera_shakes() -> None:
     """Someone bumps the table as the card lands: the whole picture jumps a few pixels every
     frame, which is no card moving; the card is found once the cards lie still on the table."""
-    profile, empty = _square_table()
-    first = empty.copy()
-    _card(first, (430, 450), 10, (40, 40, 180))
-    pile = first.copy()
-    over = _card(pile, (462, 440), 55, (170, 60, 30))
+    profile, empty, first, pile, _, over = _pile_of_two()
     shaking = [_jolted(pile, shift) for shift in [(4, -3), (-3, 4), (3, 3), (-4, -2), (2, -4), (-2, 3)]]
     proposer = ChangeProposer(profile, empty)
     _last_proposals(proposer, [empty] * 4 + [first] * 4)
@@ -640,11 +655,7 @@ LAMP_ON += [(1.08, 1.2, 1.32)] * 4
 def test_a_card_tossed_onto_another_is_found_as_a_lamp_is_switched_on() -> None:
     """The light changes as the card lands: the cards lying there look different from when the
     table last lay still, but only the new one came."""
-    profile, empty = _square_table()
-    first = empty.copy()
-    under = _card(first, (430, 450), 10, (40, 40, 180))
-    pile = first.copy()
-    over = _card(pile, (462, 440), 55, (170, 60, 30))
+    profile, empty, first, pile, under, over = _pile_of_two()
     proposer = ChangeProposer(profile, empty)
     _last_proposals(proposer, [empty] * 4 + [first] * 4)
     arrived = [r for gain in LAMP_ON for r in proposer.propose(_lit(pile, gain)) if r.arrived]
@@ -656,11 +667,7 @@ def test_a_card_tossed_onto_another_is_found_as_a_lamp_is_switched_on() -> None:
 
 
 def test_a_lamp_switched_on_over_a_still_pile_brings_no_card_and_loses_none() -> None:
-    profile, empty = _square_table()
-    first = empty.copy()
-    _card(first, (430, 450), 10, (40, 40, 180))
-    pile = first.copy()
-    over = _card(pile, (462, 440), 55, (170, 60, 30))
+    profile, empty, first, pile, _, over = _pile_of_two()
     proposer = ChangeProposer(profile, empty)
     _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
     for gain in LAMP_ON:
