@@ -3,10 +3,10 @@
 A game simulated by the engine (``random_game``) is acted out on a rendered table seen
 from above: the stock with the trump card under it, hands that bring each card in and
 take tricks away, trump swaps, people peeking at a card, a card nudged or lifted and put
-back, light that drifts (or a lamp switched on and off) and a camera that shakes a little. Four
-ArUco markers at the table corners let the pipeline calibrate itself. The truth is written
-beside the video: the game record and a timeline saying when and where (table mm) each card came
-to rest.
+back, light that drifts (or a lamp switched on and off), people's shadows (when asked for: a
+hand's, and someone's leaning over the table) and a camera that shakes a little. Four ArUco
+markers at the table corners let the pipeline calibrate itself. The truth is written beside the
+video: the game record and a timeline saying when and where (table mm) each card came to rest.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from companion.cards import Card
 from companion.datasets.compose import card_corners, drop_shadow, place_card, procedural_back
 from companion.datasets.decks import load_deck_images
 from companion.datasets.hands import draw_hand
+from companion.datasets.shadows import cast_aside, ellipse_points, shade_silhouette
 from companion.datasets.surfaces import render_table
 from companion.engine import GameRecord, replay
 from companion.errors import MalformedInput
@@ -41,6 +42,10 @@ TRUMP_OUT = 0.68
 SWITCH_EVERY_S = 13.0
 #: How fast the camera's automatic exposure answers a change of light (time constant, s).
 EXPOSURE_S = 0.8
+#: With shadows, the chance that someone starts leaning over the table as a card is played.
+LEAN_CHANCE = 0.2
+#: How long (s) a head's shadow takes to come over the table, or to leave it.
+LEAN_IN_S = 0.8
 #: x264 constant-quality setting of the written videos (higher: smaller, blurrier).
 CRF = 28
 
@@ -55,6 +60,7 @@ class VideoSpec:
     split: str = "val"  # colours and cloths never used to train the detector
     placement: str = "apart"  # how cards are laid in a trick: one of PLACEMENTS
     light: str = "drift"  # how the light changes: one of LIGHTS
+    shadows: bool = False  # people cast shadows: each hand its own; now and then someone leans in
 
 
 #: How players lay their cards in a trick: ``apart``, each in front of its seat and clear of the
@@ -78,6 +84,20 @@ class _Sprite:
     image: np.ndarray
     centre: np.ndarray  # table mm
     angle: float
+
+
+@dataclass(frozen=True)
+class _Lean:
+    """Someone at ``seat`` leaning over the table from ``start`` to ``end`` (s), their head's shadow
+    ``reach`` mm over the table's edge at most."""
+
+    seat: int
+    start: float
+    end: float
+    reach: float
+    darkness: np.ndarray  # per channel, BGR
+    softness: float  # mm
+    phase: float
 
 
 @dataclass
@@ -124,6 +144,13 @@ class GameFilm:
         self._phase = self.rng.uniform(0, 2 * np.pi, 4)
         lamp_rng = np.random.default_rng([seed, 1])  # its own draws: the films in other light stay the same
         self._lamp, self._exposure_share = _lamp(lamp_rng), lamp_rng.uniform(0.0, 0.8)
+        self._shadow_rng = np.random.default_rng([seed, 2])  # the same: films without shadows stay the same
+        self._hand_shadow = (  # a hand's shadow: where (mm, the lamp stands aside), how soft (mm), how dark
+            self._shadow_rng.uniform(15, 40) * _unit(self._shadow_rng.uniform(0, 2 * np.pi)),
+            self._shadow_rng.uniform(4, 9),
+            self._shadow_rng.uniform(0.2, 0.4),
+        )
+        self._leans: list[_Lean] = []
 
     def _camera(self, rng: np.random.Generator, w: int, h: int, players: int) -> TableProfile:
         """A slightly tilted overhead view: the table fills most of the frame's height."""
@@ -165,13 +192,48 @@ class GameFilm:
         for sprite in moving:
             self._draw_card(canvas, sprite)
         px_per_mm = self.spec.size[1] / self.spec.table_mm[1]
+        for lean in self._leans:
+            if lean.start <= self.t <= lean.end:
+                self._draw_lean(canvas, lean, px_per_mm)
         for hand in hands:
             wrist = self.profile.to_image(hand.wrist)[0]
-            direction = hand.direction
-            draw_hand(
-                canvas, np.random.default_rng(hand.seed), tuple(wrist), direction, 130 * px_per_mm, "val"
-            )
+            rng = np.random.default_rng(hand.seed)
+            if not self.spec.shadows:
+                draw_hand(canvas, rng, tuple(wrist), hand.direction, 130 * px_per_mm, "val")
+                continue
+            drawn = canvas.copy()
+            mask = draw_hand(drawn, rng, tuple(wrist), hand.direction, 130 * px_per_mm, "val")
+            offset, softness, darkness = self._hand_shadow
+            cast_aside(canvas, mask, offset * px_per_mm, softness * px_per_mm, darkness)
+            canvas[mask] = drawn[mask]
         return self._camera_effects(canvas)
+
+    def _draw_lean(self, canvas: np.ndarray, lean: _Lean, px_per_mm: float) -> None:
+        """The shadow of the head and shoulders of someone at ``lean.seat`` leaning over the table:
+        it comes in over the table's edge, sways a little, and goes back."""
+        centre = self.profile.layout.play_center
+        inward = _unit(float(np.arctan2(*(centre - self.profile.layout.seats[lean.seat])[::-1])))
+        edge = centre - inward * self._to_edge(centre, -inward)
+        come = min(self.t - lean.start, lean.end - self.t, LEAN_IN_S) / LEAN_IN_S
+        come = come * come * (3 - 2 * come)
+        sway = np.sin(self.t * 1.7 + lean.phase) * np.array([12.0, 8.0])  # mm, in and across
+        across = np.array([-inward[1], inward[0]])
+        head = edge + inward * (-160 + (lean.reach + 60) * come + sway[0]) + across * sway[1]
+        shoulders = head - inward * 170
+        outlines = [
+            self.profile.to_image(ellipse_points(head, (100, 80), inward)),
+            self.profile.to_image(ellipse_points(shoulders, (110, 240), inward)),
+        ]
+        shade_silhouette(canvas, outlines, lean.softness * px_per_mm, lean.darkness)
+
+    def _to_edge(self, point: np.ndarray, towards: np.ndarray) -> float:
+        """How far (mm) the table's edge lies from ``point`` (on the table) going ``towards``."""
+        size = np.asarray(self.spec.table_mm)
+        with np.errstate(divide="ignore"):
+            gaps = np.where(
+                towards > 0, (size - point) / towards, np.where(towards < 0, -point / towards, np.inf)
+            )
+        return float(gaps.min())
 
     def _camera_effects(self, canvas: np.ndarray) -> np.ndarray:
         """Slowly drifting light, and now and then a slight shake (someone bumps the table)."""
@@ -283,6 +345,8 @@ class GameFilm:
             self._changed()
         if self.rng.random() < 0.08:
             yield from self._peek(seat, card)
+        if self.spec.shadows:
+            self._maybe_lean()
         target, angle = self._spot(seat)
         sprite = _Sprite(self.faces[str(card)], self._seat_edge(seat).copy(), angle)
         yield from self._gesture(sprite.centre.copy(), target, 0.6, [sprite], seat)
@@ -294,6 +358,26 @@ class GameFilm:
         if self.rng.random() < 0.06:
             yield from self._nudge(seat, sprite)
         yield from self._hold(0.4)
+
+    def _maybe_lean(self) -> None:
+        """Now and then someone, not leaning already, leans over the table for a few seconds."""
+        rng = self._shadow_rng
+        if rng.random() >= LEAN_CHANCE or any(lean.end > self.t for lean in self._leans):
+            return
+        seat = int(rng.integers(self.state.rules.seats))
+        darkness = rng.uniform(0.2, 0.45) * (1 + np.array([-0.06, 0.0, 0.04]) * rng.uniform(-1, 2))
+        seconds = rng.uniform(2.5, 9.0)
+        lean = _Lean(
+            seat=seat,
+            start=self.t,
+            end=self.t + seconds,
+            reach=rng.uniform(60, 260),
+            darkness=darkness,
+            softness=rng.uniform(12, 30),
+            phase=rng.uniform(0, 6),
+        )
+        self._leans.append(lean)
+        self._mark("lean", seat=seat, until=round(lean.end, 3))
 
     def _peek(self, seat: int, card: Card) -> Iterator[np.ndarray]:
         """A player glances at a card of their hand, lifted face up at their edge of the table."""
@@ -337,6 +421,10 @@ class GameFilm:
             self.table.stock = max(0, self.table.stock - seats)
             self._changed()
             yield from self._hold(0.4)
+
+
+def _unit(angle: float) -> np.ndarray:
+    return np.array([np.cos(angle), np.sin(angle)])
 
 
 def first_tricks(record: GameRecord, tricks: int) -> GameRecord:
@@ -412,6 +500,7 @@ def write_game_video(
         "table_mm": list(film.spec.table_mm),
         "placement": film.spec.placement,
         "light": film.spec.light,
+        "shadows": film.spec.shadows,
         "frames": frames,
         "seconds": round(frames / film.spec.fps, 2),
         "events": film.timeline,

@@ -37,6 +37,11 @@ def register_action(actions: argparse._SubParsersAction) -> None:  # type: ignor
         help="how the light changes: drift, slowly (default), or switched, also at once now and then, "
         "as when a lamp is switched on, the camera's exposure following",
     )
+    parser.add_argument(
+        "--shadows",
+        action="store_true",
+        help="people cast shadows: each hand its own, and now and then someone leans over the table",
+    )
     parser.add_argument("--tricks", type=int, default=None, help="film only the first N tricks")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(run=run)
@@ -56,7 +61,9 @@ def run(args: argparse.Namespace) -> int:
     record = random_game(rules_for(args.rules), args.seed)
     if args.tricks is not None:
         record = first_tricks(record, args.tricks)
-    spec = VideoSpec(size=(width, height), fps=args.fps, placement=args.placement, light=args.light)
+    spec = VideoSpec(
+        size=(width, height), fps=args.fps, placement=args.placement, light=args.light, shadows=args.shadows
+    )
     with tqdm(desc="frames", unit="frame", disable=args.json) as bar:
         summary = write_game_video(record, args.deck, args.seed, args.out, spec, args.crf, bar.update)
     if args.json:

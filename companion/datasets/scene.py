@@ -23,6 +23,7 @@ from companion.datasets.compose import (
 from companion.datasets.decks import DeckImages
 from companion.datasets.hands import draw_hand
 from companion.datasets.palette import Split, pick_colour
+from companion.datasets.shadows import cast_aside
 from companion.datasets.surfaces import render_table
 from companion.errors import MalformedInput
 from companion.table.markers import MARKER_IDS, TILE_MM, tile_image
@@ -230,12 +231,8 @@ def _hands(
         wrist = target - np.array([np.cos(direction), np.sin(direction)]) * length * 0.5
         drawn = canvas.copy()
         mask = draw_hand(drawn, rng, tuple(wrist), direction, length, layout.split)
-        offset = light * layout.unit * 0.15  # the hand's soft shadow, cast a little aside
-        shift = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
-        shadow = cv2.warpAffine(mask.astype(np.float32), shift, mask.shape[::-1])
-        soft = cv2.GaussianBlur(shadow, (0, 0), layout.unit * 0.08)
-        shaded = canvas * (1 - rng.uniform(0.2, 0.4) * soft[..., None])
-        canvas[:] = np.where(mask[..., None], drawn, shaded).astype(np.uint8)
+        cast_aside(canvas, mask, light * layout.unit * 0.15, layout.unit * 0.08, rng.uniform(0.2, 0.4))
+        canvas[mask] = drawn[mask]
         ids[mask] = -2
 
 

@@ -148,3 +148,31 @@ def test_a_film_that_fails_leaves_no_video_behind(tmp_path):
     with pytest.raises(MalformedInput, match="before any trump card"):
         write_game_video(broken, "fournier-1878", 5, tmp_path, VideoSpec(size=(320, 180)))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_with_shadows_someone_leans_over_the_table_and_the_film_is_otherwise_the_same():
+    """brisca-2 seed 8: the player at seat 1 leans in from 2.4 s to 7.3 s."""
+    from companion.datasets.game_video import LEAN_IN_S, GameFilm, VideoSpec, first_tricks
+
+    record = first_tricks(random_game("brisca-2", seed=8), 2)
+    films = {
+        shadows: GameFilm(record, "fournier-1878", 8, VideoSpec(size=(640, 360), shadows=shadows))
+        for shadows in (False, True)
+    }
+    leaning = round((2.4 + LEAN_IN_S + 1.0) * 15)
+    frames = {shadows: list(islice(film.frames(), leaning + 1)) for shadows, film in films.items()}
+    assert np.array_equal(frames[True][0], frames[False][0])  # the same film, but for the shadows
+    (lean,) = [event for event in films[True].timeline if event["kind"] == "lean"]
+    assert lean["seat"] == 1 and not any(event["kind"] == "lean" for event in films[False].timeline)
+
+    shadowed, plain = frames[True][leaning], frames[False][leaning]
+    ratio = (shadowed.astype(np.float32) + 1).sum(axis=2) / (plain.astype(np.float32) + 1).sum(axis=2)
+    dark = ratio < 0.9
+    assert dark.mean() > 0.03  # a head and shoulders' shadow, not a hand's
+    assert 0.5 < ratio[dark].mean() < 0.85
+    channels = (shadowed[dark].astype(np.float32) + 1) / (plain[dark].astype(np.float32) + 1)
+    assert np.median(np.ptp(channels, axis=1)) < 0.15  # darker alike in every colour channel
+    profile = films[True].profile
+    seats = profile.to_image(profile.layout.seats)
+    centre = np.argwhere(dark).mean(axis=0)[::-1]
+    assert np.argmin(np.linalg.norm(seats - centre, axis=1)) == lean["seat"]  # on the leaning seat's side
