@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
+import cv2
 import numpy as np
 
 from companion.cards import Card
@@ -15,7 +16,6 @@ from companion.errors import MalformedInput, MissingResource
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
-from companion.table.layers import far_from
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reading, Sight
 
@@ -79,12 +79,17 @@ def _both_up(box: Reading, proposal: Reading) -> bool:
     return box.face is Face.UP and proposal.face is Face.UP
 
 
-def off_piles(readings: Sequence[Reading], lying: np.ndarray, min_distance: float) -> list[Reading]:
-    """``readings`` without those whose centre lies within ``min_distance`` of a card known to lie
-    on a pile (``lying``, image px): such a box is that card, partly covered by the cards over it,
-    or a pile of them; the change proposer finds a card arriving there from what changed."""
-    centres = [(float(x), float(y)) for x, y in lying]
-    return [readings[i] for i in far_from([r.center for r in readings], centres, min_distance)]
+def off_piles(readings: Sequence[Reading], lying: np.ndarray) -> list[Reading]:
+    """``readings`` without those whose centre lies on a card known to lie on a pile (``lying``,
+    its corners, image px): such a box is that card, partly covered by the cards over it (the
+    detector may box a half-covered card twice, each box off its centre), or a pile of them; the
+    change proposer finds a card arriving there from what changed."""
+    quads = [np.asarray(quad, np.float32).reshape(-1, 1, 2) for quad in lying]
+    return [r for r in readings if not any(_inside(quad, r.center) for quad in quads)]
+
+
+def _inside(quad: np.ndarray, point: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(quad, (float(point[0]), float(point[1])), False) >= 0
 
 
 def by_zone(readings: Sequence[Reading], profile: TableProfile, config: RecogniseConfig) -> list[Reading]:
@@ -189,7 +194,7 @@ def make_see(
         proposed = by_zone(changes.readings, profile, zones)
         named = namer.name(frame, [*proposed, *found])
         both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure)
-        boxes = off_piles(both[len(proposed) :], proposer.lying(), 0.5 * card_px)
+        boxes = off_piles(both[len(proposed) :], proposer.lying())
         return Sight((*both[: len(proposed)], *boxes), changes.reaches)
 
     return see, source

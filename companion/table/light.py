@@ -2,7 +2,10 @@
 shown in another's light.
 
 Rooms change their light (a lamp switched on, daylight fading) and cameras their exposure with
-it; pictures of the table compared across such a change would show every card as changed.
+it; pictures of the table compared across such a change would show every card as changed. People
+cast shadows too (someone leaning over the table): a shadow darkens what lies under it by the same
+share in every channel, a share that changes smoothly, where a card or an arm brings colours and
+edges of its own (:func:`in_shade`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,22 @@ import numpy as np
 #: A change of light of at most this share in every channel is left alone: it moves no pixel
 #: near the proposer's threshold of a change.
 SAME_LIGHT = 0.03
+#: Shadows are soft: they are looked for at half the resolution of the pictures given, where
+#: the sizes below (px) are measured.
+#: The box both pictures are averaged over before their ratio is taken (a camera's grain).
+SHADE_PATCH = 3
+#: The darkest shadow: what lies in it keeps at least this share of its light.
+DARKEST_SHADE = 0.4
+#: Over this window, a shadow's depth (log of the ratio of the pictures) varies by less than
+#: this (standard deviation); at a card's or an arm's edge it jumps.
+SHADE_WINDOW, SHADE_SMOOTH = 5, 0.08
+#: The channels' depths differ by at most this, plus this share of the depth (a shadow is lit by
+#: the rest of the room, often a little bluer than the lamp).
+SHADE_TINT, SHADE_BLUER = 0.1, 0.25
+#: Around a surely shaded pixel, within this window, a pixel whose own depth lies this close to
+#: the shadow's there is in the same shadow (the window and box above blur a card's edge into
+#: the shadow around it).
+SHADE_REACH, SHADE_LIKE = 9, 0.15
 
 
 def channel_scalar(per_channel: np.ndarray) -> Any:
@@ -39,3 +58,50 @@ def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:
     if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
         return picture
     return cv2.multiply(picture, channel_scalar(gain))
+
+
+def in_shade(picture: np.ndarray, other: np.ndarray, either_way: bool = True) -> np.ndarray:
+    """The pixels (bool) where ``picture`` (BGR, 8 bits) differs from ``other``, a picture of the
+    same table, only by a shadow: darker (or, ``either_way``, darker or lighter, a shadow gone) by
+    about the same share in every channel, a share that varies smoothly (looked for at half the
+    resolution: shadows are soft); also the pixels close to such a shadow that darkened as much
+    as it did (at full resolution: a card's edge in the shadow stays sharp)."""
+
+    def shade_deep(depth: np.ndarray) -> np.ndarray:
+        deep = np.abs(depth) if either_way else -depth
+        return (deep > SAME_LIGHT) & (deep <= -np.log(DARKEST_SHADE))
+
+    patch = (SHADE_PATCH, SHADE_PATCH)
+    depth, tint = _depths(cv2.blur(cv2.pyrDown(picture), patch), cv2.blur(cv2.pyrDown(other), patch))
+    window = (SHADE_WINDOW, SHADE_WINDOW)
+    spread = np.sqrt(np.maximum(cv2.blur(depth * depth, window) - cv2.blur(depth, window) ** 2, 0))
+    sure = shade_deep(depth) & (spread < SHADE_SMOOTH) & _grey(tint, depth, SHADE_TINT)
+    reach = (SHADE_REACH, SHADE_REACH)
+    weight = cv2.blur(sure.astype(np.float32), reach)
+    near = cv2.blur(np.where(sure, depth, 0).astype(np.float32), reach) / np.maximum(weight, 1e-6)
+    size = picture.shape[1::-1]
+    sure = cv2.resize(sure.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST) > 0
+    weight, near = (cv2.resize(values, size, interpolation=cv2.INTER_NEAREST) for values in (weight, near))
+    own, own_tint = _depths(picture, other)
+    like = (weight > 0) & (np.abs(own - near) <= SHADE_LIKE) & _grey(own_tint, own, 2 * SHADE_TINT)
+    return sure | (like & shade_deep(own))
+
+
+def _depths(picture: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How much darker or lighter ``picture`` is than ``other`` (BGR, 8 bits): the mean over the
+    channels of the log of their ratio, and the spread of those logs (OpenCV's per-channel
+    arithmetic is many times faster here than numpy's reductions over the channel axis)."""
+    logs = cv2.log(cv2.divide(_plus4(picture), _plus4(other)))
+    blue, green, red = (cv2.extractChannel(logs, i) for i in range(3))
+    spread = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
+    return cv2.transform(logs, np.full((1, 3), 1 / 3, np.float32)), spread
+
+
+def _plus4(picture: np.ndarray) -> np.ndarray:
+    return cv2.add(picture, (4.0, 4.0, 4.0, 0.0), dtype=cv2.CV_32F)
+
+
+def _grey(tint: np.ndarray, depth: np.ndarray, slack: float) -> np.ndarray:
+    """Where the channels darkened alike, as under a shadow: ``tint`` (their depths' spread) at most
+    ``slack`` plus :data:`SHADE_BLUER` of the ``depth``."""
+    return tint <= slack + SHADE_BLUER * np.abs(depth)

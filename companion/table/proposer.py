@@ -10,7 +10,9 @@ card (:mod:`companion.table.peel`), and small fragments that together make one c
 A card tossed onto other cards is found from what changed between two moments the play area
 lay still (:mod:`companion.table.layers`). A blob that touches the table's edge is an arm reaching
 in and is not a card, but it says from which side of the table someone reaches in: it comes back
-as a :class:`~companion.vision.readings.Reach`. Proposals come back as
+as a :class:`~companion.vision.readings.Reach`. The shadow of someone leaning over the table
+comes over its edge too: it is no change (:func:`companion.table.light.in_shade`), neither against
+the background nor between two still moments of the piles. Proposals come back as
 :class:`~companion.vision.readings.Reading` in image pixels, with no identity; the face is only
 a hint from colour (a mostly white card is face up), unreliable on decks printed on cream paper.
 """
@@ -25,7 +27,7 @@ import cv2
 import numpy as np
 
 from companion.table.layers import SAME_CARD, Layer, PileLayers, far_from, nearest_gaps
-from companion.table.light import channel_scalar, light_gain
+from companion.table.light import channel_scalar, in_shade, light_gain
 from companion.table.peel import STRIP_PX, peel_cards
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reach, Reading, Sight
@@ -45,6 +47,8 @@ class ProposerConfig:
     pile_margin_mm: float = 40.0  # piles lie in the play area or this close to it (a card tossed far)
 
 
+#: Pixels (rectified table) around what differs also looked at for a shadow.
+SHADE_MARGIN = 16
 #: Blobs of up to this many cards' area are searched for touching or overlapping cards.
 MAX_PEEL_CARDS = 4
 #: Fragments (parts of a card smaller than a card) tried for merging, largest first.
@@ -86,6 +90,7 @@ class ChangeProposer:
         self._card = (float(card[0]), float(card[1]))
         self._background: np.ndarray | None = None
         self._pile: PileLayers | None = None
+        self._pile_mask = self._pile_area()  # where piles lie (0/255)
         if empty_table is not None:
             self._start(self._rectify(empty_table))
 
@@ -93,7 +98,7 @@ class ChangeProposer:
         """Take the rectified ``empty`` as the empty table: the first background, and the first
         moment the table lay still."""
         self._background = empty.astype(np.float32)
-        self._pile = PileLayers(empty, self._card, self._pile_area(), self._difference, self._layers)
+        self._pile = PileLayers(empty, self._card, self._pile_mask, self._difference, self._layers)
 
     def _pile_area(self) -> np.ndarray:
         """The mask (0/255) of where piles lie: the play area and the margin around it."""
@@ -113,26 +118,35 @@ class ChangeProposer:
         return cv2.warpPerspective(frame, self._to_rectified, self._size, flags=cv2.INTER_AREA)
 
     def changed(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The rectified frame and its mask of changed pixels (0/255); refreshes the background."""
+        """The rectified frame and its mask of changed pixels (0/255), a shadow fallen on the table
+        left out; refreshes the background where nothing changed, the shadows included, so that the
+        background never learns one."""
         table = self._rectify(frame)
         if self._background is None:
             self._start(table)
         assert self._background is not None
         gain = light_gain(table, self._background)
         expected = cv2.multiply(self._background, channel_scalar(gain), dtype=cv2.CV_8U)
-        mask = self._difference(table, expected)
-        still = (cv2.dilate(mask, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
+        different = self._different(table, expected)
+        cleaned = _cleaned(different)
+        still = (cv2.dilate(cleaned, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
         unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
         cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
-        return table, mask
+        over_edge = _over_edge(cleaned)  # a shadow comes over the table's edge, as an arm does
+        return table, _cleaned(_unshaded(different, table, expected, over_edge, either_way=False))
 
     def _difference(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-        """The mask (0/255) of pixels that differ between two rectified frames, cleaned."""
+        """The mask (0/255) of pixels that differ between two rectified frames, cleaned; a shadow
+        in one and not the other is no difference (someone leaning over the table is no arm
+        reaching in, nor a card moved)."""
+        different = self._different(first, second)
+        return _cleaned(_unshaded(different, first, second, self._pile_mask, either_way=True))
+
+    def _different(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """The mask (0/255) of pixels whose colour differs between two rectified frames."""
         blue, green, red = cv2.split(cv2.absdiff(first, second))
         distance = cv2.medianBlur(cv2.max(cv2.max(blue, green), red), 5)  # quiets noise, keeps edges
-        mask: np.ndarray = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        return cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
 
     def propose(self, frame: np.ndarray) -> list[Reading]:
         """Card proposals in ``frame`` (BGR), in image pixels, without identity."""
@@ -176,12 +190,13 @@ class ChangeProposer:
         return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
 
     def lying(self) -> np.ndarray:
-        """The centres (image px, N x 2) of the cards known to lie on the piles: each found at a
+        """The corners (image px, N x 4 x 2) of the cards known to lie on the piles: each found at a
         still moment (a layer, or a card seen whole) and not moved away since."""
         if self._pile is None or not self._pile.lying:
-            return np.empty((0, 2), np.float32)
-        centres = np.array([layer.center for layer in self._pile.lying], np.float64)
-        return self.profile.to_image(centres / self.config.px_per_mm)
+            return np.empty((0, 4, 2), np.float64)
+        corners = np.array([layer.corners() for layer in self._pile.lying], np.float64)
+        image = self.profile.to_image(corners.reshape(-1, 2) / self.config.px_per_mm)
+        return np.asarray(image).reshape(-1, 4, 2)
 
     def _with_layers(
         self,
@@ -370,3 +385,37 @@ class ChangeProposer:
             return Face.DOWN
         white = np.mean((pixels[:, 1] < 60) & (pixels[:, 2] > 150))
         return Face.UP if white >= self.config.white_fraction_up else Face.DOWN
+
+
+def _unshaded(
+    mask: np.ndarray, first: np.ndarray, second: np.ndarray, where: np.ndarray, either_way: bool
+) -> np.ndarray:
+    """``mask`` (0/255, of pixels where two pictures differ) less the pixels of ``where`` (0/255)
+    where ``first`` lies in a shadow that ``second`` does not (or, ``either_way``, the other way
+    round); shadows are looked for only around what differs there."""
+    points = cv2.findNonZero(cv2.bitwise_and(mask, where))
+    if points is None:
+        return mask
+    x, y, w, h = cv2.boundingRect(points)
+    x, y = max(0, x - SHADE_MARGIN), max(0, y - SHADE_MARGIN)
+    around = np.s_[y : y + h + 2 * SHADE_MARGIN, x : x + w + 2 * SHADE_MARGIN]
+    shade = in_shade(first[around], second[around], either_way) & (where[around] > 0)
+    out = mask.copy()
+    out[around][shade] = 0
+    return out
+
+
+def _over_edge(mask: np.ndarray) -> np.ndarray:
+    """The blobs of ``mask`` (0/255) that touch the picture's edge (0/255)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    x, y, w, h = (stats[:, i] for i in range(4))
+    height, width = mask.shape
+    touching = (x <= 1) | (y <= 1) | (x + w >= width - 1) | (y + h >= height - 1)
+    touching[0] = False  # the background
+    return np.where(touching[labels], 255, 0).astype(np.uint8)
+
+
+def _cleaned(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (0/255) without specks, its small holes filled."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))

@@ -79,12 +79,17 @@ def test_a_proposal_read_as_another_card_than_a_surer_box_carries_both_readings_
 
 
 def test_a_box_on_a_card_known_to_lie_on_a_pile_is_left_out():
-    """A detector box centred within half a card of a card the proposer knows lies on a pile is that
-    card, partly covered, or the pile: left out; a box elsewhere is kept."""
-    on_pile, beside = box(300, 260, 361, 355, Face.UP), box(420, 260, 481, 355, Face.UP)
-    lying = np.array([[325.0, 300.0]])  # 10.5 px from the first box's centre
-    assert off_piles([on_pile, beside], lying, 30.0) == [beside]
-    assert off_piles([on_pile, beside], np.empty((0, 2)), 30.0) == [on_pile, beside]
+    """A detector box centred on a card the proposer knows lies on a pile is that card, partly
+    covered, or the pile: left out, also when it boxes only the card's uncovered corner, far off
+    its centre; a card tossed over its corner, or a box beside it, is kept."""
+    lying = box(300, 260, 360, 350).corners[None].astype(np.float64)  # a card, its centre (330, 305)
+    near = box(305, 270, 365, 360, Face.UP)  # 11 px off its centre
+    corner = box(300, 260, 326, 286, Face.UP)  # its uncovered corner: 36 px off, over half a card
+    tossed = box(335, 325, 395, 415, Face.UP)  # centred beyond its corner
+    beside = box(365, 260, 425, 350, Face.UP)
+    readings = [near, corner, tossed, beside]
+    assert off_piles(readings, lying) == [tossed, beside]
+    assert off_piles(readings, np.empty((0, 4, 2))) == readings
 
 
 def test_the_detector_looks_where_a_card_counts_and_little_else():

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from companion.table.light import in_light_of, light_gain
+from companion.table.light import in_light_of, in_shade, light_gain
 
 
 def _cloth() -> np.ndarray:
@@ -29,3 +30,28 @@ def test_a_picture_in_the_same_light_is_left_as_it_is() -> None:
     cloth = _cloth()
     brighter = np.clip(cloth * np.float32(1.02), 0, 255).astype(np.uint8)
     assert in_light_of(cloth, brighter) is cloth
+
+
+def _shadowed(picture: np.ndarray, darkness: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """``picture`` with a soft shadow over its left half (each channel, BGR, darkened by up to
+    ``darkness``); the mask (bool) of where it lies darkened by at least a tenth of that."""
+    soft = np.zeros(picture.shape[:2], np.float32)
+    soft[:, :70] = 1.0
+    soft = cv2.GaussianBlur(soft, (0, 0), 6)
+    shaded = picture * (1 - soft[..., None] * np.float32(darkness))
+    return np.clip(shaded, 0, 255).astype(np.uint8), soft > 0.1
+
+
+def test_a_shadow_is_told_apart_from_a_card_lying_in_it() -> None:
+    """A shadow, even one a little bluer than the lamp, darkens the cloth by the same share in
+    every channel; a card laid in it does not look like the cloth in shade."""
+    cloth = _cloth()
+    card = cloth.copy()
+    card[40:90, 20:55] = (230, 230, 225)
+    for darkness in [(0.3, 0.3, 0.3), (0.4, 0.45, 0.5)]:
+        shaded, under = _shadowed(cloth, darkness)
+        assert in_shade(shaded, cloth)[under].mean() > 0.95
+        assert not in_shade(cloth, shaded, either_way=False).any()  # lighter: a shadow gone, not one come
+        assert in_shade(cloth, shaded)[under].mean() > 0.95
+        with_card, _ = _shadowed(card, darkness)
+        assert not in_shade(with_card, cloth)[40:90, 20:55].any()

@@ -403,8 +403,8 @@ def test_a_card_nudged_while_an_arm_moves_is_known_at_its_new_place_and_not_seen
     arrived = [r for i in range(5) for r in proposer.propose(_reaching(laid, i)) if r.arrived]
     arrived += [r for i in range(5) for r in proposer.propose(_reaching(nudged, i)) if r.arrived]
     assert len(arrived) == 1
-    (centre,) = proposer.lying()
-    assert np.linalg.norm(centre - card.mean(axis=0)) < 3
+    (corners,) = proposer.lying()
+    assert iou(corners, card) > 0.9
 
 
 def test_a_card_tossed_onto_one_that_lay_still_while_an_arm_moved_is_told_from_it() -> None:
@@ -428,18 +428,18 @@ def test_a_card_tossed_onto_one_that_lay_still_while_an_arm_moved_is_told_from_i
 
 
 def test_the_cards_known_to_lie_on_the_piles_are_told_in_image_pixels() -> None:
-    """Once the table lies still, a card laid there is known to lie there, at its centre in the
-    image, until it is taken away."""
+    """Once the table lies still, a card laid there is known to lie there, its corners in the image,
+    until it is taken away."""
     profile, empty = _square_table()
     laid = empty.copy()
     card = _card(laid, (440, 450), 30, (40, 40, 180))
     proposer = ChangeProposer(profile, empty)
-    assert proposer.lying().shape == (0, 2)
+    assert proposer.lying().shape == (0, 4, 2)
     _last_proposals(proposer, [empty] * 4 + [laid] * 5)
-    (centre,) = proposer.lying()
-    assert np.linalg.norm(centre - card.mean(axis=0)) < 3
+    (corners,) = proposer.lying()
+    assert iou(corners, card) > 0.9
     _last_proposals(proposer, [empty] * 6)
-    assert proposer.lying().shape == (0, 2)
+    assert proposer.lying().shape == (0, 4, 2)
 
 
 def test_a_card_laid_in_a_grainy_picture_is_seen_arriving() -> None:
@@ -587,7 +587,7 @@ def test_a_card_seen_by_other_means_where_too_little_differs_from_the_empty_tabl
     proposer = ChangeProposer(profile, empty)
     for frame in [empty] * 4 + [first] * 4 + [pile] * 4:
         proposer.look(frame, [over])
-    assert all(np.linalg.norm(centre - (430, 472)) > 10 for centre in proposer.lying())
+    assert all(np.linalg.norm(corners.mean(axis=0) - (430, 472)) > 10 for corners in proposer.lying())
 
 
 def _jolted(frame: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
@@ -674,3 +674,47 @@ def test_a_lamp_switched_on_over_a_still_pile_brings_no_card_and_loses_none() ->
         readings = proposer.propose(_lit(pile, gain))
         assert not any(r.arrived for r in readings)
         assert max((iou(r.corners, over) for r in readings), default=0.0) > 0.85
+
+
+#: Someone leaning in over the bottom edge of the table: how dark their shadow is and how far
+#: (mm) it comes in, frame by frame.
+LEANING = [(0.1, 200), (0.2, 350), (0.3, 470), (0.35, 520)]
+
+
+def _in_shadow(frame: np.ndarray, darkness: float, depth: float) -> np.ndarray:
+    """``frame`` with the soft shadow of someone's head and shoulders coming ``depth`` px in over
+    its bottom edge, a little bluer than the lamp."""
+    height, width = frame.shape[:2]
+    shape = np.zeros((height, width), np.float32)
+    cv2.ellipse(shape, (width // 2, height), (260, round(depth)), 0, 180, 360, 1.0, -1)
+    soft = cv2.GaussianBlur(shape, (0, 0), 12)[..., None]
+    return np.clip(frame * (1 - soft * darkness * np.float32((0.95, 1.0, 1.03))), 0, 255).astype(np.uint8)
+
+
+def test_someone_leaning_over_the_table_is_no_arm_and_hides_no_card() -> None:
+    """The shadow of someone leaning in comes over the table's edge as an arm does, but it only
+    darkens the cloth and the card it falls on: no arm reaches in, and the card is still there."""
+    profile, empty = _square_table()
+    grain = np.random.default_rng(3).normal(0, 4, empty.shape)
+    empty = np.clip(empty + grain, 0, 255).astype(np.uint8)
+    laid = empty.copy()
+    card = _card(laid, (430, 450), 20, (40, 40, 180))
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [laid] * 4)
+    for darkness, depth in LEANING + LEANING[::-1]:
+        sight = proposer.look(_in_shadow(laid, darkness, depth))
+        assert sight.reaches == ()
+        assert [iou(r.corners, card) > 0.85 for r in sight.readings] == [True]
+
+
+def test_a_card_tossed_onto_a_pile_in_someones_shadow_is_found_and_nothing_arrives_as_it_leaves() -> None:
+    profile, empty, first, pile, _, over = _pile_of_two()
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4)
+    leaning = [_in_shadow(first, *shadow) for shadow in LEANING] + [_in_shadow(pile, *LEANING[-1])] * 4
+    arrived = [r for frame in leaning for r in proposer.propose(frame) if r.arrived]
+    assert len(arrived) == 1 and iou(arrived[0].corners, over) > 0.85
+    leaving = [_in_shadow(pile, *shadow) for shadow in LEANING[::-1]] + [pile] * 4
+    assert not any(r.arrived for frame in leaving for r in proposer.propose(frame))
+    readings = proposer.propose(pile)
+    assert max(iou(r.corners, over) for r in readings) > 0.85
