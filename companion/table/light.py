@@ -30,10 +30,11 @@ SHADE_WINDOW, SHADE_SMOOTH = 5, 0.08
 #: The channels' depths differ by at most this, plus this share of the depth (a shadow is lit by
 #: the rest of the room, often a little bluer than the lamp).
 SHADE_TINT, SHADE_BLUER = 0.1, 0.25
-#: Around a surely shaded pixel, within this window, a pixel whose own depth lies this close to
-#: the shadow's there is in the same shadow (the window and box above blur a card's edge into
-#: the shadow around it).
-SHADE_REACH, SHADE_LIKE = 9, 0.15
+#: Around a surely shaded pixel, within this window, a pixel that lies in shade by the same tests
+#: at full resolution, pixel by pixel and over this window, and whose depth lies this close to the
+#: shadow's there, is in the same shadow (the box and window above blur a card's edge into the
+#: shadow around it), and so is a pixel beside it that darkened alike.
+SHADE_REACH, FINE_WINDOW, SHADE_LIKE = 9, 3, 0.15
 
 
 def channel_scalar(per_channel: np.ndarray) -> Any:
@@ -60,31 +61,57 @@ def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:
     return cv2.multiply(picture, channel_scalar(gain))
 
 
-def in_shade(picture: np.ndarray, other: np.ndarray, either_way: bool = True) -> np.ndarray:
+def in_shade(
+    picture: np.ndarray, other: np.ndarray, either_way: bool = True, smallest: float = 0.0
+) -> np.ndarray:
     """The pixels (bool) where ``picture`` (BGR, 8 bits) differs from ``other``, a picture of the
-    same table, only by a shadow: darker (or, ``either_way``, darker or lighter, a shadow gone) by
-    about the same share in every channel, a share that varies smoothly (looked for at half the
-    resolution: shadows are soft); also the pixels close to such a shadow that darkened as much
-    as it did (at full resolution: a card's edge in the shadow stays sharp)."""
-
-    def shade_deep(depth: np.ndarray) -> np.ndarray:
-        deep = np.abs(depth) if either_way else -depth
-        return (deep > SAME_LIGHT) & (deep <= -np.log(DARKEST_SHADE))
-
-    patch = (SHADE_PATCH, SHADE_PATCH)
-    depth, tint = _depths(cv2.blur(cv2.pyrDown(picture), patch), cv2.blur(cv2.pyrDown(other), patch))
-    window = (SHADE_WINDOW, SHADE_WINDOW)
-    spread = np.sqrt(np.maximum(cv2.blur(depth * depth, window) - cv2.blur(depth, window) ** 2, 0))
-    sure = shade_deep(depth) & (spread < SHADE_SMOOTH) & _grey(tint, depth, SHADE_TINT)
+    same table, only by a shadow of at least ``smallest`` px: darker (or, ``either_way``, darker or
+    lighter, a shadow gone) by about the same share in every channel, a share that varies smoothly
+    (looked for at half the resolution: shadows are soft; a card's grey pip that became white is
+    no shadow, too small); also the pixels close to such a shadow that pass the same tests at full
+    resolution and darkened as much (a card's edge in the shadow stays sharp)."""
+    alike, depth, spread = _shade(
+        cv2.pyrDown(picture), cv2.pyrDown(other), either_way, SHADE_PATCH, SHADE_WINDOW
+    )
+    sure = _large(alike & (spread < SHADE_SMOOTH), smallest / 4)
     reach = (SHADE_REACH, SHADE_REACH)
     weight = cv2.blur(sure.astype(np.float32), reach)
     near = cv2.blur(np.where(sure, depth, 0).astype(np.float32), reach) / np.maximum(weight, 1e-6)
     size = picture.shape[1::-1]
-    sure = cv2.resize(sure.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST) > 0
-    weight, near = (cv2.resize(values, size, interpolation=cv2.INTER_NEAREST) for values in (weight, near))
-    own, own_tint = _depths(picture, other)
-    like = (weight > 0) & (np.abs(own - near) <= SHADE_LIKE) & _grey(own_tint, own, 2 * SHADE_TINT)
-    return sure | (like & shade_deep(own))
+    sure, weight, near = (
+        cv2.resize(values, size, interpolation=cv2.INTER_NEAREST)
+        for values in (sure.astype(np.uint8), weight, near)
+    )
+    alike, depth, spread = _shade(picture, other, either_way, 1, FINE_WINDOW)
+    alike &= (weight > 0) & (np.abs(depth - near) <= SHADE_LIKE)
+    fine = alike & (spread < SHADE_SMOOTH)
+    rim = cv2.dilate(fine.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0  # the fine window's blind edge
+    return (sure > 0) | fine | (rim & alike)
+
+
+def _large(mask: np.ndarray, smallest: float) -> np.ndarray:
+    """The blobs of ``mask`` (bool) of at least ``smallest`` pixels."""
+    if smallest <= 1:
+        return mask
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    large = stats[:, cv2.CC_STAT_AREA] >= smallest
+    large[0] = False  # what lies in no shade
+    return large[labels]
+
+
+def _shade(
+    picture: np.ndarray, other: np.ndarray, either_way: bool, patch: int, window: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where ``picture`` is ``other`` in shade, pixel by pixel, over a ``patch`` box (darker, or
+    either way, alike in every channel), its depth, and how much that varies over a ``window``."""
+    if patch > 1:
+        picture, other = cv2.blur(picture, (patch, patch)), cv2.blur(other, (patch, patch))
+    depth, tint = _depths(picture, other)
+    box = (window, window)
+    spread = np.sqrt(np.maximum(cv2.blur(depth * depth, box) - cv2.blur(depth, box) ** 2, 0))
+    deep = np.abs(depth) if either_way else -depth
+    alike = (deep > SAME_LIGHT) & (deep <= -np.log(DARKEST_SHADE)) & _grey(tint, depth, SHADE_TINT)
+    return alike, depth, spread
 
 
 def _depths(picture: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

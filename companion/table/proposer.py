@@ -88,6 +88,7 @@ class ChangeProposer:
         self._size = tuple(round(side * self.config.px_per_mm) for side in profile.size_mm)
         card = np.asarray(sorted(profile.card_mm)) * self.config.px_per_mm
         self._card = (float(card[0]), float(card[1]))
+        self._card_area = self._card[0] * self._card[1]  # no shadow is smaller
         self._background: np.ndarray | None = None
         self._pile: PileLayers | None = None
         self._pile_mask = self._pile_area()  # where piles lie (0/255)
@@ -133,14 +134,14 @@ class ChangeProposer:
         unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
         cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         over_edge = _over_edge(cleaned)  # a shadow comes over the table's edge, as an arm does
-        return table, _cleaned(_unshaded(different, table, expected, over_edge, either_way=False))
+        return table, _cleaned(_unshaded(different, table, expected, over_edge, False, self._card_area))
 
     def _difference(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """The mask (0/255) of pixels that differ between two rectified frames, cleaned; a shadow
         in one and not the other is no difference (someone leaning over the table is no arm
         reaching in, nor a card moved)."""
         different = self._different(first, second)
-        return _cleaned(_unshaded(different, first, second, self._pile_mask, either_way=True))
+        return _cleaned(_unshaded(different, first, second, self._pile_mask, True, self._card_area))
 
     def _different(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """The mask (0/255) of pixels whose colour differs between two rectified frames."""
@@ -388,18 +389,23 @@ class ChangeProposer:
 
 
 def _unshaded(
-    mask: np.ndarray, first: np.ndarray, second: np.ndarray, where: np.ndarray, either_way: bool
+    mask: np.ndarray,
+    first: np.ndarray,
+    second: np.ndarray,
+    where: np.ndarray,
+    either_way: bool,
+    smallest: float,
 ) -> np.ndarray:
     """``mask`` (0/255, of pixels where two pictures differ) less the pixels of ``where`` (0/255)
-    where ``first`` lies in a shadow that ``second`` does not (or, ``either_way``, the other way
-    round); shadows are looked for only around what differs there."""
+    where ``first`` lies in a shadow of at least ``smallest`` px that ``second`` does not (or,
+    ``either_way``, the other way round); shadows are looked for only around what differs there."""
     points = cv2.findNonZero(cv2.bitwise_and(mask, where))
     if points is None:
         return mask
     x, y, w, h = cv2.boundingRect(points)
     x, y = max(0, x - SHADE_MARGIN), max(0, y - SHADE_MARGIN)
     around = np.s_[y : y + h + 2 * SHADE_MARGIN, x : x + w + 2 * SHADE_MARGIN]
-    shade = in_shade(first[around], second[around], either_way) & (where[around] > 0)
+    shade = in_shade(first[around], second[around], either_way, smallest) & (where[around] > 0)
     out = mask.copy()
     out[around][shade] = 0
     return out

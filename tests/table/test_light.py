@@ -55,3 +55,15 @@ def test_a_shadow_is_told_apart_from_a_card_lying_in_it() -> None:
         assert in_shade(cloth, shaded)[under].mean() > 0.95
         with_card, _ = _shadowed(card, darkness)
         assert not in_shade(with_card, cloth)[40:90, 20:55].any()
+
+
+def test_a_small_grey_change_is_no_shadow() -> None:
+    """A card's pip, grey, where a white card lay before, darkened alike in every channel as a
+    shadow does, but a shadow is larger than a card."""
+    cloth = _cloth()
+    pip = cloth.copy()
+    pip[50:62, 70:82] = (cloth[50:62, 70:82] * 0.7).astype(np.uint8)
+    assert in_shade(pip, cloth)[52:60, 72:80].mean() > 0.5  # any size
+    assert not in_shade(pip, cloth, smallest=2000).any()
+    shaded, under = _shadowed(cloth, (0.3, 0.3, 0.3))
+    assert in_shade(shaded, cloth, smallest=2000)[under].mean() > 0.95
