@@ -78,15 +78,15 @@ def in_shade(
     weight = cv2.blur(sure.astype(np.float32), reach)
     near = cv2.blur(np.where(sure, depth, 0).astype(np.float32), reach) / np.maximum(weight, 1e-6)
     size = picture.shape[1::-1]
-    sure, weight, near = (
-        cv2.resize(values, size, interpolation=cv2.INTER_NEAREST)
+    sure_here, weight_here, near_here = (
+        np.asarray(cv2.resize(values, size, interpolation=cv2.INTER_NEAREST))
         for values in (sure.astype(np.uint8), weight, near)
     )
     alike, depth, spread = _shade(picture, other, either_way, 1, FINE_WINDOW)
-    alike &= (weight > 0) & (np.abs(depth - near) <= SHADE_LIKE)
+    alike &= (weight_here > 0) & (np.abs(depth - near_here) <= SHADE_LIKE)
     fine = alike & (spread < SHADE_SMOOTH)
     rim = cv2.dilate(fine.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0  # the fine window's blind edge
-    return (sure > 0) | fine | (rim & alike)
+    return np.asarray((sure_here > 0) | fine | (rim & alike))
 
 
 def _large(mask: np.ndarray, smallest: float) -> np.ndarray:
@@ -96,7 +96,7 @@ def _large(mask: np.ndarray, smallest: float) -> np.ndarray:
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     large = stats[:, cv2.CC_STAT_AREA] >= smallest
     large[0] = False  # what lies in no shade
-    return large[labels]
+    return np.asarray(large[labels])
 
 
 def _shade(
@@ -125,10 +125,10 @@ def _depths(picture: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def _plus4(picture: np.ndarray) -> np.ndarray:
-    return cv2.add(picture, (4.0, 4.0, 4.0, 0.0), dtype=cv2.CV_32F)
+    return np.asarray(cv2.add(picture, (4.0, 4.0, 4.0, 0.0), dtype=cv2.CV_32F))
 
 
 def _grey(tint: np.ndarray, depth: np.ndarray, slack: float) -> np.ndarray:
     """Where the channels darkened alike, as under a shadow: ``tint`` (their depths' spread) at most
     ``slack`` plus :data:`SHADE_BLUER` of the ``depth``."""
-    return tint <= slack + SHADE_BLUER * np.abs(depth)
+    return np.asarray(tint <= slack + SHADE_BLUER * np.abs(depth))
