@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import Any
 
 import cv2
 import numpy as np
@@ -255,9 +256,7 @@ class ChangeProposer:
 
     def _enters_from_outside(self, contour: np.ndarray) -> bool:
         """Whether a blob touches the table's edge: an arm reaching in, not a card lying on the table."""
-        x, y, w, h = cv2.boundingRect(contour)
-        width, height = self._size
-        return x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1
+        return bool(_touches_edge(cv2.boundingRect(contour), self._size))
 
     def _reach(self, contour: np.ndarray) -> Reach:
         """An arm's blob: the middle of where it crosses the table's edge, and its farthest point."""
@@ -414,11 +413,17 @@ def _unshaded(
 def _over_edge(mask: np.ndarray) -> np.ndarray:
     """The blobs of ``mask`` (0/255) that touch the picture's edge (0/255)."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    x, y, w, h = (stats[:, i] for i in range(4))
-    height, width = mask.shape
-    touching = (x <= 1) | (y <= 1) | (x + w >= width - 1) | (y + h >= height - 1)
+    touching = _touches_edge(stats[:, :4].T, mask.shape[::-1])
     touching[0] = False  # the background
     return np.where(touching[labels], 255, 0).astype(np.uint8)
+
+
+def _touches_edge(box: Any, size: Sequence[int]) -> Any:
+    """Whether a box (x, y, w, h: numbers, or arrays of them) touches the edge of a picture of
+    ``size`` (width, height)."""
+    x, y, w, h = box
+    width, height = size
+    return (x <= 1) | (y <= 1) | (x + w >= width - 1) | (y + h >= height - 1)
 
 
 def _cleaned(mask: np.ndarray) -> np.ndarray:
