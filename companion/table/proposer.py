@@ -135,7 +135,8 @@ class ChangeProposer:
         unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
         cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         over_edge = _over_edge(cleaned)  # a shadow comes over the table's edge, as an arm does
-        return table, _cleaned(_unshaded(different, table, expected, over_edge, False, self._card_area))
+        unshaded = _unshaded(different, table, expected, over_edge, False, self._card_area)
+        return table, cleaned if unshaded is different else _cleaned(unshaded)
 
     def _difference(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """The mask (0/255) of pixels that differ between two rectified frames, cleaned; a shadow
@@ -397,7 +398,8 @@ def _unshaded(
 ) -> np.ndarray:
     """``mask`` (0/255, of pixels where two pictures differ) less the pixels of ``where`` (0/255)
     where ``first`` lies in a shadow of at least ``smallest`` px that ``second`` does not (or,
-    ``either_way``, the other way round); shadows are looked for only around what differs there."""
+    ``either_way``, the other way round); shadows are looked for only around what differs there
+    (``mask`` itself when nothing differs there)."""
     points = cv2.findNonZero(cv2.bitwise_and(mask, where))
     if points is None:
         return mask
