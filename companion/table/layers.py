@@ -57,6 +57,10 @@ PRESENT_SHARE = 0.4
 #: Where a card lands on another card's white, only its pips and the figures it covers differ: the
 #: pieces of what changed closer than this share of a card's short side are one card's.
 JOIN_GAP = 0.5
+#: A blob of what changed between two still moments that no card fits may be a card with a thin
+#: tail of something else beside it (the edge of a shadow that moved, on a dark square of a checked
+#: cloth): opened with a disc of this share of a card's short side, the tail is gone.
+TAIL_WIDTH = 0.3
 #: A card seen whole whose centre lies within this share of a card's short side of a card known
 #: to lie there is that card.
 SAME_CARD = 0.25
@@ -308,15 +312,27 @@ class PileLayers:
 
     def _cards_in(self, difference: np.ndarray) -> list[Layer]:
         """The card rectangles that fit the blobs of ``difference`` lying inside the table, its
-        pieces less than ``JOIN_GAP`` apart joined first."""
+        pieces less than ``JOIN_GAP`` apart joined first; in a blob no card fits, the cards of its
+        pieces, else of what is left of it less its thin tails (:data:`TAIL_WIDTH`)."""
+        joined = self._joined(difference)
         found = []
-        for blob in self._blobs(self._joined(difference)):
+        for blob in self._blobs(joined):
             cards = self._cards_of(blob)
             if not cards:  # joined to a speck of the cloth beside it: the card is one of its pieces
                 inside = [piece for piece in self._blobs(difference) if _within(piece, blob)]
                 cards = [card for piece in inside for card in self._cards_of(piece)]
+            if not cards:
+                cards = [card for part in self._untailed(joined, blob) for card in self._cards_of(part)]
             found.extend(cards)
         return found
+
+    def _untailed(self, mask: np.ndarray, blob: np.ndarray) -> list[np.ndarray]:
+        """The parts of ``blob`` (a contour of ``mask``) left once opened by a disc of
+        :data:`TAIL_WIDTH` of a card's short side."""
+        alone = _filled(mask.shape, [], [blob]) & mask
+        width = round(TAIL_WIDTH * self._short) | 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+        return self._blobs(cv2.morphologyEx(alone, cv2.MORPH_OPEN, disc))
 
     def _joined(self, difference: np.ndarray) -> np.ndarray:
         """``difference`` with its pieces less than ``JOIN_GAP`` apart joined (a card's pips on the

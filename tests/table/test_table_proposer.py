@@ -483,6 +483,28 @@ def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
     assert [iou(r.corners, over) > 0.8 for r in readings if r.arrived] == [True]
 
 
+def test_a_white_card_laid_on_a_checked_cloth_beside_a_thin_edge_of_shadow_that_moved_is_found() -> None:
+    """As the card comes, the edge of someone's shadow moves over the squares below it: a thin tail
+    of what changed, joined to the ragged change the card makes, and no card fits the two."""
+    profile, empty = _checked_table()
+    laid = empty.copy()
+    card = _card(laid, (450, 480), 30, (235, 235, 235))  # all white, like an ace's face
+    cv2.circle(laid, (450, 480), 12, (30, 120, 200), -1)  # its one pip
+    corner = card[np.argmax(card[:, 1])]  # its lowest corner
+    tail = np.zeros(laid.shape[:2], np.uint8)
+    cv2.line(
+        tail,
+        (round(corner[0]), round(corner[1]) - 3),
+        (round(corner[0]) + 30, round(corner[1]) + 55),
+        255,
+        12,
+    )
+    laid[tail > 0] = (laid[tail > 0] * 0.6).astype(np.uint8)
+    proposer = ChangeProposer(profile, empty)
+    readings = _last_proposals(proposer, [empty] * 4 + [laid] * 4)
+    assert [iou(r.corners, card) > 0.7 for r in readings if r.arrived] == [True]
+
+
 def test_two_white_cards_tossed_on_a_checked_cloth_before_it_lies_still_are_sought_in_their_hull() -> None:
     """Where their white lies on white squares, what changed is ragged: searched card by card it
     held no card; its convex hull, filled where the white squares hid them, shows the cards."""
