@@ -5,10 +5,11 @@ overlapping cards that no card outline fits. Between the table lying still befor
 and lying still after it, though, only that card changed: the difference has one card's outline
 (less the white where it lies on another card's white: its pieces are joined, and their convex
 hull fills the card again; when two cards came before the table lay still again, the blob is
-searched card by card). Each card so found is kept as a layer of the pile and proposed while the
-table still shows a card there and it looks as it did at the last still moment; a layer whose
-place changed at a later still moment (the card taken away), or a third of which the cards found
-after it cover, is no longer proposed.
+searched card by card; a thin tail that no card explains, such as the edge of a shadow that moved
+over a checked cloth beside the card, is opened away). Each card so found is kept as a layer of
+the pile and proposed while the table still shows a card there and it looks as it did at the last
+still moment; a layer whose place changed at a later still moment (the card taken away), or a
+third of which the cards found after it cover, is no longer proposed.
 
 The table lies still, for its piles, when nothing moves where piles lie (the play area and a
 margin around it; each frame smoothed first, so a camera's grain is no motion) and no arm reaches
