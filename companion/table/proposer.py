@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.table.layers import SAME_CARD, Layer, PileLayers, far_from, nearest_gaps
+from companion.table.layers import SAME_CARD, Layer, PileLayers, aligned, far_from, nearest_gaps
 from companion.table.light import channel_scalar, in_shade, light_gain
 from companion.table.peel import STRIP_PX, peel_cards
 from companion.table.profile import TableProfile
@@ -48,6 +48,10 @@ class ProposerConfig:
     pile_margin_mm: float = 40.0  # piles lie in the play area or this close to it (a card tossed far)
 
 
+#: When this share of the table differs from the background, the camera may have been jolted
+#: (someone bumped the table) over a finely patterned cloth, where a shift of a pixel changes
+#: every square's edge: the background is laid over the frame first.
+JOLTED_SHARE = 0.2
 #: Pixels (rectified table) around what differs also looked at for a shadow.
 SHADE_MARGIN = 16
 #: Blobs of up to this many cards' area are searched for touching or overlapping cards.
@@ -130,13 +134,31 @@ class ChangeProposer:
         gain = light_gain(table, self._background)
         expected = cv2.multiply(self._background, channel_scalar(gain), dtype=cv2.CV_8U)
         different = self._different(table, expected)
+        jolted = self._jolted(table, expected, different)
+        if jolted is not None:
+            expected, different = jolted
         cleaned = _cleaned(different)
-        still = (cv2.dilate(cleaned, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
-        unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
-        cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
+        if jolted is None:  # a jolted frame would teach the background its squares a pixel off
+            still = (cv2.dilate(cleaned, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
+            unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
+            cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         over_edge = _over_edge(cleaned)  # a shadow comes over the table's edge, as an arm does
         unshaded = _unshaded(different, table, expected, over_edge, False, self._card_area)
         return table, cleaned if unshaded is different else _cleaned(unshaded)
+
+    def _jolted(
+        self, table: np.ndarray, expected: np.ndarray, different: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The background (``expected``) laid over the rectified frame and what differs from it, when
+        much of the table differs (:data:`JOLTED_SHARE`) and a jolt of the camera explains most of
+        it; else None."""
+        if np.count_nonzero(different) < JOLTED_SHARE * different.size:
+            return None
+        moved = aligned(expected, table)
+        if moved is expected:
+            return None
+        again = self._different(table, moved)
+        return (moved, again) if np.count_nonzero(again) < np.count_nonzero(different) / 2 else None
 
     def _difference(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """The mask (0/255) of pixels that differ between two rectified frames, cleaned; a shadow

@@ -630,6 +630,33 @@ def test_a_card_tossed_onto_another_is_found_while_the_camera_shakes() -> None:
     assert iou(arrived[0].corners, over) > 0.8
 
 
+def _woven_table() -> tuple[TableProfile, np.ndarray]:
+    """The square table of :func:`_square_table` under a cloth of a fine two-colour weave."""
+    profile, empty = _square_table()
+    noise = cv2.GaussianBlur(np.random.default_rng(5).normal(0, 1, empty.shape[:2]), (0, 0), 1.0)
+    weave = (noise > 0)[..., None]
+    return profile, np.where(weave, np.uint8((200, 215, 210)), empty)
+
+
+def test_a_jolt_of_the_camera_over_a_finely_woven_cloth_changes_nothing_but_the_cards() -> None:
+    """A shift of a pixel or two moves every thread of a fine weave: against the empty table half of
+    it would look changed (where cards were taken away during the jolt, cards would seem to lie);
+    laid over the frame, a few threads' edges are left."""
+    profile, empty = _woven_table()
+    laid = empty.copy()
+    card = _card(laid, (450, 450), 20, (40, 40, 180))
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [laid] * 4)
+    for shift in [(4, -3), (3, -2), (-2, 3)]:
+        _, mask = proposer.changed(_jolted(laid, shift))
+        on_card = np.zeros_like(mask)
+        cv2.fillConvexPoly(on_card, np.round(card / 2).astype(np.int32), 255)  # 0.5 px per mm
+        assert np.count_nonzero(mask & ~on_card) < 0.1 * mask.size
+        assert np.count_nonzero(mask & on_card) > 0.8 * np.count_nonzero(on_card)
+    readings = _last_proposals(proposer, [_jolted(laid, (3, -2))] * 3 + [laid] * 3)
+    assert [iou(r.corners, card) > 0.85 for r in readings] == [True]
+
+
 def test_a_card_sliding_across_a_pile_is_no_jolt_of_the_camera() -> None:
     profile, empty = _square_table()
     first = empty.copy()
