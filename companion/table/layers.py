@@ -80,6 +80,12 @@ CARD_MARGIN = 3
 LEFT_SHARE = 0.3
 #: ... this share of the piece, and lies this much on what changed, is that card.
 LEFT_COVER = 0.6
+#: A card seen by other means that takes in this share of what changed where a new card was fitted,
+#: while overlapping that card's rectangle by less than ...
+TAKEN_IN = 0.9
+#: ... this (intersection over union), is that card: where a card lands on other cards' white, what
+#: changed may be only its picture, whose hull no card's outline fits well.
+SAME_OUTLINE = 0.7
 #: Where two cards found together overlap, the outline of one is looked at from this many pixels
 #: inside the other's edge (that edge itself shows whichever card lies on top).
 EDGE_INSET = 3
@@ -214,8 +220,10 @@ class PileLayers:
         def lies(layer: Layer) -> bool:  # a card lies there: enough of it differs from the empty table
             return share_inside(changed, layer.corners()) >= PRESENT_SHARE
 
-        new = [layer for layer in self._cards_in(difference) if lies(layer)]
-        new += [layer for layer in self._left_explained(difference, new, seen) if lies(layer)]
+        unknown = self._unknown(seen)
+        new = [self._outlined(layer, difference, unknown) for layer in self._cards_in(difference)]
+        new = [layer for layer in new if lies(layer)]
+        new += [layer for layer in self._left_explained(difference, new, unknown) if lies(layer)]
         new = bottom_first(table, new)
         under_new = _filled(
             difference.shape, [layer.corners() for layer in new]
@@ -238,13 +246,27 @@ class PileLayers:
         self.lying = stayed + new + apart
         self.arrived = new
 
+    def _unknown(self, seen: Sequence[Layer]) -> list[Layer]:
+        """The cards of ``seen`` that are no card known to lie on the piles."""
+        known = [layer.center for layer in self.lying]
+        return [seen[i] for i in far_from([card.center for card in seen], known, SAME_CARD * self._short)]
+
+    def _outlined(self, layer: Layer, difference: np.ndarray, seen: Sequence[Layer]) -> Layer:
+        """``layer``, or the only card of ``seen`` that takes in what changed there
+        (:data:`TAKEN_IN`) while its outline differs (:data:`SAME_OUTLINE`)."""
+        piece = difference & _filled(difference.shape, [layer.corners()])
+        takers = [card for card in seen if _share_of(piece, card) >= TAKEN_IN]
+        if len(takers) == 1 and _overlap(takers[0], layer) < SAME_OUTLINE:
+            return takers[0]
+        return layer
+
     def _left_explained(self, difference: np.ndarray, new: list[Layer], seen: Sequence[Layer]) -> list[Layer]:
         """The cards of ``seen`` that explain a piece of what changed (``difference``) that the
         ``new`` cards found there leave: a piece of at least :data:`LEFT_SHARE` of a card, of
         which a card of ``seen`` takes in :data:`LEFT_COVER` while lying that much on what
         changed, its pieces joined (a loose box across the cards before does not), and the only
         one that does (two that do lie over each other, and which of them came first is not
-        known); no card known to lie there (a card nudged leaves such a piece too)."""
+        known). ``seen`` holds no card known to lie there (a card nudged leaves such a piece too)."""
         left = difference & ~_filled(difference.shape, [layer.corners() for layer in new])
         left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         pieces = [
@@ -252,15 +274,13 @@ class PileLayers:
             for piece in cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
             if cv2.contourArea(piece) >= LEFT_SHARE * self._card_area
         ]
-        known = [layer.center for layer in self.lying]
-        unknown = [seen[i] for i in far_from([card.center for card in seen], known, SAME_CARD * self._short)]
         joined = self._joined(difference)
-        on_change = [card for card in unknown if share_inside(joined, card.corners()) >= LEFT_COVER]
+        on_change = [card for card in seen if share_inside(joined, card.corners()) >= LEFT_COVER]
         found = []
         for piece in pieces:
             mask = _filled(left.shape, [], [piece])
             takers = [card for card in on_change if _share_of(mask, card) >= LEFT_COVER]
-            if len(takers) == 1 and takers[0] not in found:
+            if len(takers) == 1 and takers[0] not in found + new:
                 found.append(takers[0])
         return found
 
@@ -420,6 +440,13 @@ def _within(piece: np.ndarray, blob: np.ndarray) -> bool:
     """Whether the contour ``piece`` lies inside the contour ``blob`` (its first point does)."""
     x, y = piece.reshape(-1, 2)[0]
     return cv2.pointPolygonTest(blob, (float(x), float(y)), False) >= 0
+
+
+def _overlap(a: Layer, b: Layer) -> float:
+    """The intersection over union of two cards' rectangles."""
+    first, second = a.corners().astype(np.float32), b.corners().astype(np.float32)
+    both = cv2.intersectConvexConvex(first, second)[0]
+    return float(both / (cv2.contourArea(first) + cv2.contourArea(second) - both))
 
 
 def _distance(a: Layer, b: Layer) -> float:

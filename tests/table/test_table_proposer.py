@@ -556,6 +556,27 @@ def test_a_card_seen_by_other_means_explains_what_changed_on_a_pile_and_no_card_
         assert all(max(iou(r.corners, card) for r in arrived) > 0.85 for card in found)
 
 
+def test_a_card_landing_on_white_cards_where_only_its_figure_changed_takes_the_outline_seen() -> None:
+    """A court card lands crosswise on white cards lying side by side, its white border wholly over
+    their white: what changed is only its figure, which a card's outline fits smaller and off its
+    place. A card found there by other means (a detector) that takes in the whole figure is that
+    card, its outline whole."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    for x in (390, 450, 510):  # like aces' faces
+        _card(first, (x, 450), 0, (235, 235, 235))
+    pile = first.copy()
+    over = _card(pile, (470, 450), 90, (235, 235, 235))
+    cv2.ellipse(pile, (478, 450), (39, 25), 0, 0, 360, (40, 60, 170), -1)  # towards one end of the card
+    for seen, right in (([], False), ([over], True)):
+        proposer = ChangeProposer(profile, empty)
+        _last_proposals(proposer, [empty] * 4 + [first] * 4)
+        for _ in range(4):
+            readings = proposer.look(pile, seen).readings  # the detector boxes it once it lands
+        (arrived,) = [r for r in readings if r.arrived]
+        assert (iou(arrived.corners, over) > 0.9) is right
+
+
 def test_a_card_seen_where_nothing_is_left_unexplained_is_no_card_arriving() -> None:
     """A detector's box on the card already lying there, or on the card the change shows whole, adds
     no card."""
