@@ -6,7 +6,9 @@ and lying still after it, though, only that card changed: the difference has one
 (less the white where it lies on another card's white: its pieces are joined, and their convex
 hull fills the card again; when two cards came before the table lay still again, the blob is
 searched card by card; a thin tail that no card explains, such as the edge of a shadow that moved
-over a checked cloth beside the card, is opened away). Each card so found is kept as a layer of
+over a checked cloth beside the card, is opened away). Where a court card lands on other cards'
+white, only its figure changed: a card found there by other means (a detector) that takes in the
+figure gives its outline. Each card so found is kept as a layer of
 the pile and proposed while the table still shows a card there and it looks as it did at the last
 still moment; a layer whose place changed at a later still moment (the card taken away), or a
 third of which the cards found after it cover, is no longer proposed.

@@ -3,7 +3,8 @@
 The frame is rectified onto the table plane at a coarse scale and compared with a background
 model of the empty table (a reference frame, slowly refreshed where nothing changed, and seen in
 the frame's light, :mod:`companion.table.light`, so neither light drifting through the evening nor
-a lamp switched on matters). Changed regions are cleaned with morphology; each
+a lamp switched on matters; laid over the frame when the camera was jolted over a finely woven
+cloth, where a shift of a pixel changes every thread). Changed regions are cleaned with morphology; each
 contour's minimum-area rectangle is kept when its sides match the known card size, split when it
 holds a row of cards; a blob of cards that touch or overlap at other angles is searched card by
 card (:mod:`companion.table.peel`), and small fragments that together make one card are merged.
