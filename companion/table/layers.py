@@ -447,8 +447,8 @@ def _within(piece: np.ndarray, blob: np.ndarray) -> bool:
 def _overlap(a: Layer, b: Layer) -> float:
     """The intersection over union of two cards' rectangles."""
     first, second = a.corners().astype(np.float32), b.corners().astype(np.float32)
-    both = cv2.intersectConvexConvex(first, second)[0]
-    return float(both / (cv2.contourArea(first) + cv2.contourArea(second) - both))
+    both = float(cv2.intersectConvexConvex(first, second)[0])
+    return both / (float(cv2.contourArea(first)) + float(cv2.contourArea(second)) - both)
 
 
 def _distance(a: Layer, b: Layer) -> float:
