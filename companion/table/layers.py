@@ -278,7 +278,7 @@ class PileLayers:
         ]
         joined = self._joined(difference)
         on_change = [card for card in seen if share_inside(joined, card.corners()) >= LEFT_COVER]
-        found = []
+        found: list[Layer] = []
         for piece in pieces:
             mask = _filled(left.shape, [], [piece])
             takers = [card for card in on_change if _share_of(mask, card) >= LEFT_COVER]
