@@ -8,10 +8,10 @@ hull fills the card again; when two cards came before the table lay still again,
 searched card by card; a thin tail that no card explains, such as the edge of a shadow that moved
 over a checked cloth beside the card, is opened away). Where a court card lands on other cards'
 white, only its figure changed: a card found there by other means (a detector) that takes in the
-figure gives its outline. Each card so found is kept as a layer of
-the pile and proposed while the table still shows a card there and it looks as it did at the last
-still moment; a layer whose place changed at a later still moment (the card taken away), or a
-third of which the cards found after it cover, is no longer proposed.
+figure gives its outline. Each card so found is kept as a layer of the pile and proposed while the
+table still shows a card there and it looks as it did at the last still moment; a layer whose
+place changed at a later still moment (the card taken away), or a third of which the cards found
+after it cover, is no longer proposed.
 
 The table lies still, for its piles, when nothing moves where piles lie (the play area and a
 margin around it; each frame smoothed first, so a camera's grain is no motion) and no arm reaches

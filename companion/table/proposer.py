@@ -1,13 +1,14 @@
 """Propose card quads from what changed on the table: a cheap signal a fixed overhead camera gives.
 
-The frame is rectified onto the table plane at a coarse scale and compared with a background
-model of the empty table (a reference frame, slowly refreshed where nothing changed, and seen in
-the frame's light, :mod:`companion.table.light`, so neither light drifting through the evening nor
-a lamp switched on matters; laid over the frame when the camera was jolted over a finely woven
-cloth, where a shift of a pixel changes every thread). Changed regions are cleaned with morphology; each
-contour's minimum-area rectangle is kept when its sides match the known card size, split when it
-holds a row of cards; a blob of cards that touch or overlap at other angles is searched card by
-card (:mod:`companion.table.peel`), and small fragments that together make one card are merged.
+The frame is rectified onto the table plane at a coarse scale and compared with a background model
+of the empty table (a reference frame, slowly refreshed where nothing changed, and seen in the
+frame's light, :mod:`companion.table.light`, so neither light drifting through the evening nor a
+lamp switched on matters; laid over the frame when the camera was jolted over a finely patterned
+cloth, where a shift of a pixel changes every square's edge). Changed regions are cleaned with
+morphology; each contour's minimum-area rectangle is kept when its sides match the known card
+size, split when it holds a row of cards; a blob of cards that touch or overlap at other angles is
+searched card by card (:mod:`companion.table.peel`), and small fragments that together make one
+card are merged.
 A card tossed onto other cards is found from what changed between two moments the play area
 lay still (:mod:`companion.table.layers`). A blob that touches the table's edge is an arm reaching
 in and is not a card, but it says from which side of the table someone reaches in: it comes back
