@@ -85,9 +85,10 @@ LEFT_COVER = 0.6
 #: A card seen by other means that takes in this share of what changed where a new card was fitted,
 #: while overlapping that card's rectangle by less than ...
 TAKEN_IN = 0.9
-#: ... this (intersection over union), is that card: where a card lands on other cards' white, what
-#: changed may be only its picture, whose hull no card's outline fits well.
-SAME_OUTLINE = 0.7
+#: ... this (intersection over union), and centred within this share of a card's short side of it,
+#: is that card: where a card lands on other cards' white, what changed may be only its picture,
+#: whose hull no card's outline fits well (a box centred farther off is another card, under it).
+SAME_OUTLINE, NEAR_OUTLINE = 0.7, 0.3
 #: Where two cards found together overlap, the outline of one is looked at from this many pixels
 #: inside the other's edge (that edge itself shows whichever card lies on top).
 EDGE_INSET = 3
@@ -254,10 +255,12 @@ class PileLayers:
         return [seen[i] for i in far_from([card.center for card in seen], known, SAME_CARD * self._short)]
 
     def _outlined(self, layer: Layer, difference: np.ndarray, seen: Sequence[Layer]) -> Layer:
-        """``layer``, or the only card of ``seen`` that takes in what changed there
-        (:data:`TAKEN_IN`) while its outline differs (:data:`SAME_OUTLINE`)."""
+        """``layer``, or the only card of ``seen`` centred near it (:data:`NEAR_OUTLINE`) that takes
+        in what changed there (:data:`TAKEN_IN`) while its outline differs (:data:`SAME_OUTLINE`)."""
         piece = difference & _filled(difference.shape, [layer.corners()])
-        takers = [card for card in seen if _share_of(piece, card) >= TAKEN_IN]
+        gaps = nearest_gaps([card.center for card in seen], [layer.center])
+        near = [card for card, gap in zip(seen, gaps, strict=True) if gap <= NEAR_OUTLINE * self._short]
+        takers = [card for card in near if _share_of(piece, card) >= TAKEN_IN]
         if len(takers) == 1 and _overlap(takers[0], layer) < SAME_OUTLINE:
             return takers[0]
         return layer
