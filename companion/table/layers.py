@@ -42,6 +42,7 @@ import cv2
 import numpy as np
 
 from companion.table.light import in_light_of
+from companion.vision.readings import polygon_iou
 
 #: Frames in a row the table must lie still (no arm, next to nothing moving) to count as settled.
 SETTLE_FRAMES = 3
@@ -261,7 +262,7 @@ class PileLayers:
         gaps = nearest_gaps([card.center for card in seen], [layer.center])
         near = [card for card, gap in zip(seen, gaps, strict=True) if gap <= NEAR_OUTLINE * self._short]
         takers = [card for card in near if _share_of(piece, card) >= TAKEN_IN]
-        if len(takers) == 1 and _overlap(takers[0], layer) < SAME_OUTLINE:
+        if len(takers) == 1 and polygon_iou(takers[0].corners(), layer.corners()) < SAME_OUTLINE:
             return takers[0]
         return layer
 
@@ -445,13 +446,6 @@ def _within(piece: np.ndarray, blob: np.ndarray) -> bool:
     """Whether the contour ``piece`` lies inside the contour ``blob`` (its first point does)."""
     x, y = piece.reshape(-1, 2)[0]
     return cv2.pointPolygonTest(blob, (float(x), float(y)), False) >= 0
-
-
-def _overlap(a: Layer, b: Layer) -> float:
-    """The intersection over union of two cards' rectangles."""
-    first, second = a.corners().astype(np.float32), b.corners().astype(np.float32)
-    both = float(cv2.intersectConvexConvex(first, second)[0])
-    return both / (float(cv2.contourArea(first)) + float(cv2.contourArea(second)) - both)
 
 
 def _distance(a: Layer, b: Layer) -> float:

@@ -13,15 +13,7 @@ import numpy as np
 from companion.datasets.scene import MIN_VISIBLE, MOSTLY, WHOLE, in_view
 from companion.datasets.writer import label_path
 from companion.errors import MissingResource
-from companion.vision.readings import Face, Reading
-
-
-def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex quadrilaterals (4, 2)."""
-    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
+from companion.vision.readings import Face, Reading, polygon_iou
 
 
 def match(predicted: list[np.ndarray], truth: list[np.ndarray], threshold: float = 0.5) -> list[int]:

@@ -18,8 +18,9 @@ import cv2
 import numpy as np
 
 from companion.datasets.scene import in_view
-from companion.training.evaluation import IN_VIEW, Labels, Notes, match, polygon_iou, rendered_frames
+from companion.training.evaluation import IN_VIEW, Labels, Notes, match, rendered_frames
 from companion.vision.detector import DetectorSettings, Proposals, choose, probiou
+from companion.vision.readings import polygon_iou
 
 FLOOR = 0.05
 """The lowest score of the proposals looked at."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+import cv2
 import numpy as np
 
 from companion.cards import Card
@@ -79,3 +80,11 @@ class Sight:
 
     readings: tuple[Reading, ...]
     reaches: tuple[Reach, ...] = ()
+
+
+def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals (4, 2)."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0

@@ -16,11 +16,10 @@ from companion.training.evaluation import (
     evaluate_rendered,
     format_report,
     match,
-    polygon_iou,
     read_labels,
     sweep_rendered,
 )
-from companion.vision.readings import Face, Reading
+from companion.vision.readings import Face, Reading, polygon_iou
 
 SQUARE = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
 
