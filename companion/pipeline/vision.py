@@ -99,27 +99,41 @@ def by_zone(readings: Sequence[Reading], profile: TableProfile, config: Recognis
     out = []
     for reading in readings:
         centre = profile.to_table(reading.center)[0]
-        if at_trump_spot(profile, centre, config.trump_margin):
+        played = in_play(profile, centre, config.play_margin)
+        trump = at_trump_spot(profile, centre, config.trump_margin)
+        if trump and (not played or _across_stock(reading, profile)):
             out.append(replace(completed_under_stock(reading, profile), face=Face.UP))
-        elif in_play(profile, centre, config.play_margin):
+        elif played:
             out.append(replace(reading, face=Face.UP))
         else:
             out.append(reading)
     return out
 
 
-def completed_under_stock(reading: Reading, profile: TableProfile) -> Reading:
-    """A card seen shorter than a card (the trump, partly under the stock) lengthened towards the stock."""
-    quad = profile.to_table(reading.corners)
-    centre = quad.mean(axis=0)
+def _across_stock(reading: Reading, profile: TableProfile) -> bool:
+    """Whether the stock lies across the card, as across the trump card: its centre within the
+    strip the card's width sweeps along its length. Where the play area's margin reaches the trump
+    spot, a card played there rarely points its length at the stock."""
+    centre, axis, _ = _long_axis(profile.to_table(reading.corners))
+    off = profile.layout.stock - centre
+    return abs(float(axis[0] * off[1] - axis[1] * off[0])) <= min(profile.card_mm) / 2
+
+
+def _long_axis(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """A card quad's centre, the unit vector along its longer sides and their mean length (mm)."""
     edges = np.roll(quad, -1, axis=0) - quad
     lengths = np.linalg.norm(edges, axis=1)
     along = int(np.argmax(lengths[:2]))
-    long_side = (lengths[along] + lengths[along + 2]) / 2
+    return quad.mean(axis=0), edges[along] / lengths[along], float(lengths[along] + lengths[along + 2]) / 2
+
+
+def completed_under_stock(reading: Reading, profile: TableProfile) -> Reading:
+    """A card seen shorter than a card (the trump, partly under the stock) lengthened towards the stock."""
+    quad = profile.to_table(reading.corners)
+    centre, axis, long_side = _long_axis(quad)
     missing = max(profile.card_mm) - long_side
     if missing <= 0:
         return reading
-    axis = edges[along] / lengths[along]
     towards = axis if float(np.dot(profile.layout.stock - centre, axis)) > 0 else -axis
     near = (quad - centre) @ towards > 0
     quad[near] += towards * missing

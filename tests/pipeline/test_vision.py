@@ -8,7 +8,7 @@ import numpy as np
 
 from companion.cards import Card, deck
 from companion.pipeline.config import RecogniseConfig
-from companion.pipeline.recognise import choose
+from companion.pipeline.recognise import at_trump_spot, choose, in_play
 from companion.pipeline.vision import by_zone, completed_under_stock, joined, off_piles, where_cards_count
 from companion.table.profile import profile_from_corners
 from companion.vision.readings import Face, Reading
@@ -38,6 +38,20 @@ def test_cards_in_the_play_area_and_at_the_trump_spot_are_face_up_elsewhere_as_p
     pile = box(40, 560, 101, 630)  # a won pile by a seat
     out = by_zone([trick, trump, pile], TABLE, RecogniseConfig())
     assert [r.face for r in out] == [Face.UP, Face.UP, Face.DOWN]
+
+
+def test_where_the_play_area_reaches_the_trump_spot_only_a_card_the_stock_lies_across_is_completed():
+    stock_x, stock_y = TABLE.layout.stock
+    played = box(409.5, 215, 470.5, 285)  # tossed far, its lower part under another card
+    trump = box(stock_x - 119.5, stock_y - 31, stock_x - 41, stock_y + 31)  # sticking out towards play
+    zones = RecogniseConfig()
+    for reading in (played, trump):
+        centre = TABLE.to_table(reading.center)[0]
+        assert in_play(TABLE, centre, zones.play_margin) and at_trump_spot(TABLE, centre, zones.trump_margin)
+    kept, completed = by_zone([played, trump], TABLE, zones)
+    assert kept.face is completed.face is Face.UP
+    assert kept.corners.tolist() == played.corners.tolist()
+    assert np.isclose(np.ptp(completed.corners[:, 0]), max(TABLE.card_mm), atol=0.5)
 
 
 def test_joined_keeps_one_reading_per_card_the_proposal_unless_unsure_and_the_box_read_surer():
