@@ -27,6 +27,9 @@ from companion.vision.readings import Face, Reach, Reading
 #: Probability given to a card absent from a reading's alternatives.
 FLOOR = 1e-3
 
+#: The key under which a track fuses the probability its readings leave to cards they do not list.
+UNLISTED = None
+
 
 @dataclass(frozen=True)
 class TableCard:
@@ -38,7 +41,8 @@ class TableCard:
     placed: bool
     still_since: float
     last_seen: float
-    identity: tuple[tuple[Card, float], ...] = ()  # fused probabilities, most likely first
+    identity: tuple[tuple[Card, float], ...] = ()  # fused probabilities, most likely first; what they
+    # leave short of 1 belongs to cards the identifier did not list
     brought_from: tuple[float, float] | None = None  # where the arm that brought it crossed the edge
 
     @property
@@ -76,19 +80,20 @@ class _Track:
     placed: bool = False
     still_sightings: int = 0  # sightings since it came to rest at ``anchor``
     named: int = 0  # sightings that carried an identity
-    scores: dict[Card, float] = field(default_factory=dict)  # running mean of log-probabilities
+    scores: dict[Card | None, float] = field(default_factory=dict)  # running mean of log-probabilities
     switch_run: int = 0
     brought_from: tuple[float, float] | None = None
 
     def identity(self) -> tuple[tuple[Card, float], ...]:
-        """The running geometric mean of the per-frame probabilities, normalised."""
+        """The running geometric mean of the per-frame probabilities, normalised together with that
+        of the cards the readings did not list (left out, so the listed ones may sum to less than 1)."""
         if not self.named:
             return ()
         top = max(self.scores.values())
         weights = {card: math.exp(score - top) for card, score in self.scores.items()}
         norm = sum(weights.values())
         ranked = sorted(weights.items(), key=lambda item: -item[1])
-        return tuple((card, w / norm) for card, w in ranked)
+        return tuple((card, w / norm) for card, w in ranked if card is not UNLISTED)
 
     def rest_from(self, center: np.ndarray, t: float) -> None:
         """Start watching the card lie still at ``center`` from ``t``."""
@@ -103,7 +108,8 @@ class _Track:
         if reading.alternatives:
             self.named += 1
             weight = max(1 / self.named, 1 / config.fusion_frames)  # a plain mean, then forgetting
-            seen = {card: math.log(max(p, FLOOR)) for card, p in reading.alternatives}
+            seen: dict[Card | None, float] = {c: math.log(max(p, FLOOR)) for c, p in reading.alternatives}
+            seen[UNLISTED] = math.log(max(1.0 - sum(p for _, p in reading.alternatives), FLOOR))
             floor = math.log(FLOOR)
             for card in self.scores.keys() | seen.keys():
                 before = self.scores.get(card, floor)

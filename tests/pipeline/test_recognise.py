@@ -144,6 +144,16 @@ def test_a_doubtful_card_seen_arriving_once_is_not_played(seen):
     assert script.kinds() == ["trump", "play", "play", "trick", "collected"]
 
 
+def test_a_card_read_unsurely_as_cards_already_played_is_flagged_though_the_rules_leave_one(seen):
+    """The identifier reads a card half seen on a pile as two cards already played, and a third,
+    allowed, card as less likely still; a third of its belief goes to cards it does not list. The
+    allowed card is played, flagged: vision hardly believes it."""
+    script = _one_trick_played(seen)
+    script.put("c", SPOT[0], "1C", 0.33, ("4E", 0.19), ("5C", 0.14)).hold(2)
+    assert script.kinds()[-1] == "play" and script.events[-1].card == Card.parse("4E")
+    assert "1C" in script.events[-1].doubt
+
+
 def _tossed_onto_each_other(seen, together: bool) -> Script:
     """After the first trick (seat 0 leads), a 4B brought from seat 1's side is seen arriving (placed
     at once) over a 7B that shows in the same frame (``together``) or half a second later; the 7B

@@ -87,6 +87,14 @@ def test_identity_is_fused_over_frames_so_one_misread_does_not_win(seen):
     assert card.probability(Card.parse("11O")) > 0.0
 
 
+def test_identity_keeps_the_belief_the_readings_left_to_cards_they_did_not_list(seen):
+    tracker = Tracker(CONFIG)
+    (card,) = feed(tracker, [[seen(200, 200, "4B", 0.33, ("5B", 0.19), ("3B", 0.14))]] * 5).cards
+    assert [(str(c), round(p, 2)) for c, p in card.identity] == [("4B", 0.33), ("5B", 0.19), ("3B", 0.14)]
+    (card,) = feed(tracker, [[seen(200, 200, "4B", 0.98, ("5B", 0.02))]] * 40, start=0.5).cards
+    assert card.confidence > 0.95 and sum(p for _, p in card.identity) > 0.99
+
+
 def test_two_cards_side_by_side_stay_two(seen):
     tracker = Tracker(CONFIG)
     frames = [[seen(200, 200, "1O"), seen(280, 200, "1B")]] * 6
