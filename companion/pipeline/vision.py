@@ -171,7 +171,8 @@ def make_see(
     surer; named by both where the box is read surer as another card), the other detector boxes
     on cards known to lie on a pile left out (:func:`off_piles`); the detector's face-up boxes
     also tell the proposer which cards explain what changed on a pile (a card tossed over another
-    card's white). The detector looks only where a card counts (:func:`where_cards_count`).
+    card's white). The detector looks only where a card counts (:func:`where_cards_count`), given
+    the size of a card at the table's middle (a camera that sees the table large costs no more).
     """
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
@@ -201,7 +202,7 @@ def make_see(
     region = where_cards_count(profile, zones)
 
     def see(frame: np.ndarray) -> Sight:
-        found = detector.detect(frame, within=region) if detector is not None else []
+        found = detector.detect(frame, within=region, card_px=card_px) if detector is not None else []
         if proposer is None:
             return Sight(tuple(namer.name(frame, found)), ())
         changes = proposer.look(frame, [box.corners for box in found if box.face is Face.UP])

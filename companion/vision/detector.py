@@ -29,6 +29,12 @@ and as right on rendered games (models/MODEL_CARD.md)."""
 FACES = (Face.UP, Face.DOWN)
 """Detector class index -> face: 0 a face-up card, 1 a card back."""
 
+CARD_INPUT_PX = 32.0
+"""The most input px a card's short side is given where its size in the frame is known: in the
+rendered games the detector is measured on (a 640 mm table filling the height of a 1280x720 or
+1920x1080 frame) it spans 29.5-30.7; a camera that sees the table larger, a 640x480 webcam's 40,
+costs no more."""
+
 
 @dataclass(frozen=True)
 class DetectorSettings:
@@ -223,13 +229,17 @@ class Detector:
         session = load_session(path, "detector", threads)
         return cls(session, settings or DetectorSettings())
 
-    def detect(self, frame: np.ndarray, within: Region | None = None) -> list[Reading]:
+    def detect(
+        self, frame: np.ndarray, within: Region | None = None, card_px: float | None = None
+    ) -> list[Reading]:
         """The cards in a BGR frame, most confident first; identity is left to the identifier.
 
         ``within`` (x0, y0, x1, y1, frame px) looks only at the window of the network input that
         holds that part of the frame (:func:`letterbox`): a card there is found as in the whole
-        frame, for the cost of the window (the live pipeline looks only where a card counts)."""
-        output, box = self._network(frame, within)
+        frame, for the cost of the window (the live pipeline looks only where a card counts).
+        ``card_px``, a card's short side in frame px where the table is calibrated, shrinks the
+        input of a model with a dynamic one so that it spans at most :data:`CARD_INPUT_PX`."""
+        output, box = self._network(frame, within, card_px)
         boxes, scores, classes = decode(output, self.settings)
         corners = box.to_frame(xywhr_to_corners(boxes))
         return [
@@ -243,11 +253,17 @@ class Detector:
         boxes, scores, classes = propose(output, conf)
         return Proposals(boxes, scores, classes, box.to_frame(xywhr_to_corners(boxes)))
 
-    def _network(self, frame: np.ndarray, within: Region | None = None) -> tuple[np.ndarray, Letterbox]:
+    def _network(
+        self, frame: np.ndarray, within: Region | None = None, card_px: float | None = None
+    ) -> tuple[np.ndarray, Letterbox]:
         """The network's output for a BGR frame (or its part ``within``), and how frame px map into
         its input."""
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
             shape = getattr(frame, "shape", type(frame).__name__)
             raise MalformedInput(f"detector needs a BGR image (h, w, 3), got {shape}")
-        tensor, box = letterbox(frame, self.imgsz, self.square, within=within)
+        size = self.imgsz
+        if card_px is not None and not self.square:
+            shown = card_px * self.imgsz / max(frame.shape[:2])
+            size = round(self.imgsz * min(1.0, CARD_INPUT_PX / shown))
+        tensor, box = letterbox(frame, size, self.square, within=within)
         return self.session.run(None, {self.input_name: tensor})[0], box

@@ -20,10 +20,15 @@ from companion.vision.readings import Face, Reading
 
 
 class CardDetector(Protocol):
-    """What the reader needs from a detector: a frame (or the part ``within`` it: x0, y0, x1, y1)
-    -> unnamed readings."""
+    """What the reader needs from a detector: a frame (or the part ``within`` it: x0, y0, x1, y1;
+    a card's short side ``card_px`` frame px where known) -> unnamed readings."""
 
-    def detect(self, frame: np.ndarray, within: tuple[int, int, int, int] | None = None) -> list[Reading]: ...
+    def detect(
+        self,
+        frame: np.ndarray,
+        within: tuple[int, int, int, int] | None = None,
+        card_px: float | None = None,
+    ) -> list[Reading]: ...
 
 
 def load_detector(path: Path | None = None, threads: int = 1) -> CardDetector:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from companion.errors import MalformedInput, MissingResource, RecognitionFailure
 from companion.paths import models_dir
 from companion.vision.detector import (
+    CARD_INPUT_PX,
     SHIPPED_MODEL,
     Detector,
     DetectorSettings,
@@ -134,6 +136,36 @@ def test_detect_within_a_region_maps_back_to_frame_pixels() -> None:
     assert readings[0].center == pytest.approx((192, 176), abs=1e-3)  # ((64, 64) + (32, 24)) / 0.5
     with pytest.raises(MalformedInput, match="no pixel"):
         Detector(session).detect(np.zeros((480, 640, 3), np.uint8), within=(700, 0, 800, 100))
+
+
+class _DynamicSession(_FakeSession):
+    """A model exported with a dynamic input, trained at 640."""
+
+    class _Input:
+        name = "images"
+        shape = (1, 3, "height", "width")
+
+    class _Meta:
+        custom_metadata_map: ClassVar[dict[str, str]] = {"imgsz": "[640, 640]"}
+
+    def get_inputs(self) -> list[_Input]:  # type: ignore[override]
+        return [self._Input()]
+
+    def get_modelmeta(self) -> _Meta:
+        return self._Meta()
+
+
+def test_a_camera_that_sees_cards_large_gives_the_network_a_smaller_input() -> None:
+    """A 640x480 webcam sees a card's short side at 40 px: the input is shrunk to give it 32."""
+    session = _DynamicSession(_output([(256, 192, 20, 40, 0.95, 0.02, 0.0)]))
+    detector = Detector(session)
+    frame = np.zeros((480, 640, 3), np.uint8)
+    (large,) = detector.detect(frame, card_px=40.0)
+    assert session.seen[-1].shape == (1, 3, 384, 512)
+    assert large.center == pytest.approx((320, 240), abs=1e-3)
+    detector.detect(frame, card_px=CARD_INPUT_PX)  # already as small as that: as without a size
+    detector.detect(frame)
+    assert session.seen[-2].shape == session.seen[-1].shape == (1, 3, 480, 640)
 
 
 @pytest.mark.parametrize("frame", [np.zeros((10, 10), np.uint8), np.zeros((0, 5, 3), np.uint8), "frame.jpg"])
