@@ -14,6 +14,7 @@ import numpy as np
 from companion.cards import Card
 from companion.errors import MalformedInput, MissingResource
 from companion.pipeline.config import RecogniseConfig
+from companion.pipeline.lazy_detector import LazyDetector
 from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
 from companion.table.profile import TableProfile
@@ -172,7 +173,8 @@ def make_see(
     on cards known to lie on a pile left out (:func:`off_piles`); the detector's face-up boxes
     also tell the proposer which cards explain what changed on a pile (a card tossed over another
     card's white). The detector looks only where a card counts (:func:`where_cards_count`), given
-    the size of a card at the table's middle (a camera that sees the table large costs no more).
+    the size of a card at the table's middle (a camera that sees the table large costs no more),
+    and looks again only when that part of the frame changed (:class:`LazyDetector`).
     """
     if source not in SOURCES:
         raise MalformedInput(f"unknown vision source {source!r}: expected one of {', '.join(SOURCES)}")
@@ -199,10 +201,12 @@ def make_see(
     ends = profile.to_image(np.array([middle, middle + np.array([min(profile.card_mm), 0.0])]))
     card_px = float(np.linalg.norm(ends[1] - ends[0]))
 
-    region = where_cards_count(profile, zones)
+    lazy = (
+        LazyDetector(detector, where_cards_count(profile, zones), card_px) if detector is not None else None
+    )
 
     def see(frame: np.ndarray) -> Sight:
-        found = detector.detect(frame, within=region, card_px=card_px) if detector is not None else []
+        found = lazy.detect(frame) if lazy is not None else []
         if proposer is None:
             return Sight(tuple(namer.name(frame, found)), ())
         changes = proposer.look(frame, [box.corners for box in found if box.face is Face.UP])
