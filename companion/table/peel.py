@@ -12,6 +12,9 @@ goes on with what is left.
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
+
 import cv2
 import numpy as np
 
@@ -25,6 +28,8 @@ MIN_EDGE_COVER = 0.85
 MAX_ANGLES = 4
 #: Width of those strips, in px of the rectified table.
 STRIP_PX = 3
+#: Blobs a :class:`Peeler` remembers.
+REMEMBERED = 16
 
 
 def _box_sums(integral: np.ndarray, height: int, width: int) -> np.ndarray:
@@ -126,3 +131,25 @@ def peel_cards(
         cv2.fillConvexPoly(remaining, np.round(corners).astype(np.int32), 0)
         remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     return found
+
+
+class Peeler:
+    """:func:`peel_cards` for cards of one size, remembering the cards of the last
+    :data:`REMEMBERED` blobs: a pile lying still changes the table in the same blob frame after
+    frame, and peeling it is the change proposer's costliest step."""
+
+    def __init__(self, card: tuple[float, float], max_cards: int = 4) -> None:
+        self.card, self.max_cards = card, max_cards
+        self._found: OrderedDict[tuple[tuple[int, ...], bytes], list[tuple[np.ndarray, float]]] = (
+            OrderedDict()
+        )
+
+    def __call__(self, mask: np.ndarray) -> list[tuple[np.ndarray, float]]:
+        key = (mask.shape, hashlib.blake2b(mask.tobytes(), digest_size=16).digest())
+        if key in self._found:
+            self._found.move_to_end(key)
+        else:
+            self._found[key] = peel_cards(mask, self.card, self.max_cards)
+            if len(self._found) > REMEMBERED:
+                self._found.popitem(last=False)
+        return list(self._found[key])

@@ -31,7 +31,7 @@ import numpy as np
 
 from companion.table.layers import SAME_CARD, Layer, PileLayers, aligned, far_from, nearest_gaps
 from companion.table.light import channel_scalar, in_shade, light_gain
-from companion.table.peel import STRIP_PX, peel_cards
+from companion.table.peel import STRIP_PX, Peeler
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reach, Reading, Sight
 
@@ -96,6 +96,7 @@ class ChangeProposer:
         card = np.asarray(sorted(profile.card_mm)) * self.config.px_per_mm
         self._card = (float(card[0]), float(card[1]))
         self._card_area = self._card[0] * self._card[1]  # no shadow is smaller
+        self._peel = Peeler(self._card, MAX_PEEL_CARDS)
         self._background: np.ndarray | None = None
         self._pile: PileLayers | None = None
         self._pile_mask = self._pile_area()  # where piles lie (0/255)
@@ -354,7 +355,7 @@ class ChangeProposer:
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(pad - x, pad - y))
         offset = np.array([x - pad, y - pad], np.float64)
         boxes = []
-        for corners, cover in peel_cards(blob, self._card, MAX_PEEL_CARDS):
+        for corners, cover in self._peel(blob):
             (cx, cy), size, angle = cv2.minAreaRect((corners + offset).astype(np.float32))
             boxes.append(_Box((cx, cy), size, angle, cover))
             cv2.fillConvexPoly(blob, np.round(corners).astype(np.int32), 0)

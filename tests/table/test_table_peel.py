@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.table.peel import peel_cards
+from companion.table import peel
+from companion.table.peel import REMEMBERED, Peeler, peel_cards
 
 cv2.setNumThreads(1)
 CARD = (31.0, 48.0)  # a card's sides in px at the proposer's 0.5 px/mm
@@ -57,3 +58,32 @@ def test_a_shape_with_no_straight_edges_gives_nothing() -> None:
     mask = np.zeros((300, 300), np.uint8)
     cv2.circle(mask, (150, 150), 40, 255, -1)
     assert peel_cards(mask, CARD) == []
+
+
+def test_a_peeler_peels_a_blob_once_and_gives_its_cards_again_while_it_stays() -> None:
+    calls = []
+    peeler = Peeler(CARD)
+    trick = blob(card((150, 150), 20), card((175, 165), 50))
+    moved = blob(card((150, 150), 20), card((178, 165), 50))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(peel, "peel_cards", lambda mask, *args: calls.append(mask) or peel_cards(mask, *args))
+        first, again, other = peeler(trick), peeler(trick.copy()), peeler(moved)
+    assert len(calls) == 2 and calls[1] is moved
+    assert _same(first, peel_cards(trick, CARD)) and _same(again, first)
+    assert not _same(other, first)
+
+
+def test_a_peeler_forgets_the_oldest_blobs_beyond_what_it_remembers() -> None:
+    peeler = Peeler(CARD)
+    blobs = [blob(card((100 + x, 150), 0), card((125 + x, 150), 90)) for x in range(REMEMBERED + 1)]
+    calls = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(peel, "peel_cards", lambda mask, *args: calls.append(mask) or [])
+        for mask in [*blobs, blobs[-1], blobs[0]]:
+            peeler(mask)
+    assert len(calls) == REMEMBERED + 2 and calls[-1] is blobs[0]
+
+
+def _same(a: list[tuple[np.ndarray, float]], b: list[tuple[np.ndarray, float]]) -> bool:
+    same = len(a) == len(b)
+    return same and all(np.array_equal(p, q) and c == d for (p, c), (q, d) in zip(a, b, strict=same))
