@@ -90,6 +90,9 @@ TAKEN_IN = 0.9
 #: is that card: where a card lands on other cards' white, what changed may be only its picture,
 #: whose hull no card's outline fits well (a box centred farther off is another card, under it).
 SAME_OUTLINE, NEAR_OUTLINE = 0.7, 0.3
+#: ... provided each of its sides is within this share of a card's: a loose box, too wide for its
+#: length, takes in a card and part of the card under it, and outlines neither.
+CARD_SHAPED = 0.15
 #: Where two cards found together overlap, the outline of one is looked at from this many pixels
 #: inside the other's edge (that edge itself shows whichever card lies on top).
 EDGE_INSET = 3
@@ -135,7 +138,7 @@ class PileLayers:
         self._previous = cv2.blur(settled, SMOOTH)
         self._still_frames = SETTLE_FRAMES  # the empty table is the first still moment
         self._card_area = card[0] * card[1]
-        self._short = min(card)
+        self._short, self._long = sorted(card)
         self._area = area
         self._inner = np.zeros_like(area)  # the table less the band a jolt shifts in from outside
         self._inner[MAX_JOLT:-MAX_JOLT, MAX_JOLT:-MAX_JOLT] = 255
@@ -257,14 +260,19 @@ class PileLayers:
 
     def _outlined(self, layer: Layer, difference: np.ndarray, seen: Sequence[Layer]) -> Layer:
         """``layer``, or the only card of ``seen`` centred near it (:data:`NEAR_OUTLINE`) that takes
-        in what changed there (:data:`TAKEN_IN`) while its outline differs (:data:`SAME_OUTLINE`)."""
+        in what changed there (:data:`TAKEN_IN`) while its outline differs (:data:`SAME_OUTLINE`),
+        a card's shape (:data:`CARD_SHAPED`)."""
         piece = difference & _filled(difference.shape, [layer.corners()])
         gaps = nearest_gaps([card.center for card in seen], [layer.center])
         near = [card for card, gap in zip(seen, gaps, strict=True) if gap <= NEAR_OUTLINE * self._short]
-        takers = [card for card in near if _share_of(piece, card) >= TAKEN_IN]
+        takers = [card for card in near if _share_of(piece, card) >= TAKEN_IN and self._card_shaped(card)]
         if len(takers) == 1 and polygon_iou(takers[0].corners(), layer.corners()) < SAME_OUTLINE:
             return takers[0]
         return layer
+
+    def _card_shaped(self, card: Layer) -> bool:
+        short, long_ = sorted(card.size)
+        return abs(short / self._short - 1) <= CARD_SHAPED and abs(long_ / self._long - 1) <= CARD_SHAPED
 
     def _left_explained(self, difference: np.ndarray, new: list[Layer], seen: Sequence[Layer]) -> list[Layer]:
         """The cards of ``seen`` that explain a piece of what changed (``difference``) that the

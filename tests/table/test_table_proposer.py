@@ -577,6 +577,25 @@ def test_a_card_landing_on_white_cards_where_only_its_figure_changed_takes_the_o
         assert (iou(arrived.corners, over) > 0.9) is right
 
 
+def test_a_loose_box_over_a_card_landing_almost_on_another_is_no_outline_of_it() -> None:
+    """A card lands over most of a white card: what changed fits it. A detector's loose box, a
+    third too wide for its length, takes in that change and part of the card under it: no card's
+    shape, it does not take the card's place."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    _card(first, (450, 470), 0, (235, 235, 235))  # like an ace's face
+    pile = first.copy()
+    over = _card(pile, (452, 447), 4, (170, 60, 30))
+    short, long_ = sorted(CARD_MM)
+    loose = cv2.boxPoints(((452, 453), (short * 1.35, long_ * 1.05), -4))
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4)
+    for _ in range(4):
+        readings = proposer.look(pile, [loose]).readings
+    (arrived,) = [r for r in readings if r.arrived]
+    assert iou(arrived.corners, over) > 0.8 > iou(arrived.corners, loose)
+
+
 def test_a_card_seen_where_nothing_is_left_unexplained_is_no_card_arriving() -> None:
     """A detector's box on the card already lying there, or on the card the change shows whole, adds
     no card."""
