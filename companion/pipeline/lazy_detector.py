@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from companion.table.light import in_light_of
+from companion.table.profile import CARD_MM
 from companion.vision.reader import CardDetector
 from companion.vision.readings import Reading
 
@@ -26,8 +27,6 @@ HALVINGS: Final = 2
 THRESHOLD: Final = 20
 #: Changed glance pixels, as a share of a card's area, below which the window lies as it lay.
 STILL_SHARE: Final = 0.05
-#: A card's long side over its short one (a Spanish card is 61 x 95 mm).
-CARD_ASPECT: Final = 1.55
 
 
 class LazyDetector:
@@ -37,7 +36,8 @@ class LazyDetector:
 
     def __init__(self, detector: CardDetector, within: tuple[int, int, int, int], card_px: float) -> None:
         self.detector, self.within, self.card_px = detector, within, card_px
-        self.limit = STILL_SHARE * CARD_ASPECT * (card_px / 2**HALVINGS) ** 2
+        aspect = max(CARD_MM) / min(CARD_MM)
+        self.limit = STILL_SHARE * aspect * (card_px / 2**HALVINGS) ** 2  # glance px
         self.looked = 0  # frames the detector looked at
         self.skipped = 0  # frames given the boxes found last
         self._glance: np.ndarray | None = None

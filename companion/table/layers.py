@@ -260,8 +260,8 @@ class PileLayers:
 
     def _outlined(self, layer: Layer, difference: np.ndarray, seen: Sequence[Layer]) -> Layer:
         """``layer``, or the only card of ``seen`` centred near it (:data:`NEAR_OUTLINE`) that takes
-        in what changed there (:data:`TAKEN_IN`) while its outline differs (:data:`SAME_OUTLINE`),
-        a card's shape (:data:`CARD_SHAPED`)."""
+        in what changed there (:data:`TAKEN_IN`) while its outline differs (:data:`SAME_OUTLINE`)
+        and has a card's shape (:data:`CARD_SHAPED`)."""
         piece = difference & _filled(difference.shape, [layer.corners()])
         gaps = nearest_gaps([card.center for card in seen], [layer.center])
         near = [card for card, gap in zip(seen, gaps, strict=True) if gap <= NEAR_OUTLINE * self._short]
