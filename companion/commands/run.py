@@ -23,7 +23,7 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "detector", "changes", "both"),
         default="auto",
         help="card proposals from both the change-based proposer and the learned detector (righter where "
-        "cards are tossed onto each other), the proposer alone (changes: a quarter of the CPU, as right "
+        "cards are tossed onto each other), the proposer alone (changes: half the CPU, as right "
         "where cards are laid apart), the detector alone, or auto, the default (both when a detector is "
         "shipped, else changes); see README.md",
     )
