@@ -15,8 +15,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="VIDEO is a game video (truth: --truth, or record.json beside it), a rendered "
         "game's folder (game.mp4 and record.json, as 'companion dataset game-video' writes them) or a "
         "folder of rendered games (one such folder each). Prints per game: plays, leaders and winners "
-        "right, trump card, final points and winner, events flagged and wrong, and the median delay "
-        "from a card coming to rest to its event.",
+        "right, trump card, final points and winner, events flagged and wrong, the median delay "
+        "from a card coming to rest to its event, and how many frames the detector looked at.",
     )
     video.add_argument("video", type=Path, help="a game video, a rendered game's folder, or a folder of them")
     video.add_argument("--truth", type=Path, help="the true record (default: record.json beside the video)")
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         options = replace(options, mode="latest" if args.live else "fast")
         outcome = watch(options, lambda events: None)
         figures = compare(truth, outcome.records[0] if outcome.records else None, outcome.stats.events, rests)
-        figures = {"video": str(video), **figures, **outcome.stats.to_dict(), "vision": outcome.vision}
+        figures = {"video": str(video), **figures, **outcome.figures()}
         games.append(figures)
         if not args.json:
             print(_line(figures, all_right(figures)), flush=True)
@@ -195,11 +195,16 @@ _COUNTED = (
 
 def _line(g: dict[str, object], right: bool) -> str:
     yes = {True: "yes", False: "NO"}
+    looked = (
+        ""
+        if g["detector_frames"] is None
+        else f", the detector on {g['detector_frames']} of {g['frames_processed']} frames"
+    )
     return (
         f"{g['video']}: {'ALL RIGHT' if right else 'errors'}; plays {g['plays_right']}/{g['plays']}, "
         f"leaders {g['leaders_right']}/{g['tricks']}, winners {g['winners_right']}/{g['tricks']}, "
         f"trump {yes[bool(g['trump_right'])]}, points {yes[bool(g['points_right'])]}, "
         f"winner {yes[bool(g['winner_right'])]}; flagged {g['flagged']}/{g['events']}, wrong {g['wrong']}, "
         f"missed {g['missed']}; median delay {g['median_delay_s']} s; {g['ms_per_frame']} ms/frame, "
-        f"{g['speed']}x real time, {g['dropped']} frames dropped; vision: {g['vision']}"
+        f"{g['speed']}x real time, {g['dropped']} frames dropped; vision: {g['vision']}{looked}"
     )

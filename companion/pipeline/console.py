@@ -142,16 +142,18 @@ def play_outcome(options: WatchOptions, args: argparse.Namespace, store_url: str
             writer = GameWriter(closing.enter_context(Store.open(store_url or None)))
         outcome = watch(options, printer(args.json), serve=start, store=writer)
     if args.json:
-        stats = {**outcome.stats.to_dict(), "vision": outcome.vision}
-        result = {"games": [r.to_dict() for r in outcome.records], "stats": stats}
+        result = {"games": [r.to_dict() for r in outcome.records], "stats": outcome.figures()}
         print(json.dumps(result))
     else:
         for line in result_lines(outcome):
             print(line)
         stats = outcome.stats.to_dict()
+        looked = (
+            "" if outcome.detector_frames is None else f", the detector on {outcome.detector_frames} of them"
+        )
         print(
             f"{stats['frames_processed']} of {stats['frames_offered']} frames processed, "
-            f"{stats['ms_per_frame']} ms each; {stats['speed']}x real time; vision: {outcome.vision}",
+            f"{stats['ms_per_frame']} ms each; {stats['speed']}x real time; vision: {outcome.vision}{looked}",
             file=sys.stderr,
         )
     return outcome

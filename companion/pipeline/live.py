@@ -64,6 +64,11 @@ class Outcome:
     stats: Stats
     profile: TableProfile
     vision: str  # where card proposals came from: detector, changes or both
+    detector_frames: int | None = None  # frames the detector looked at (None: it did not run)
+
+    def figures(self) -> dict[str, object]:
+        """The loop's figures, where card proposals came from and the frames the detector looked at."""
+        return {**self.stats.to_dict(), "vision": self.vision, "detector_frames": self.detector_frames}
 
 
 class RecordWriter:
@@ -157,12 +162,13 @@ def watch(
         frames = capture.frames(timeout=1.0)
         profile, first = find_table(frames, options, session.view().state.rules.seats)
         zones = options.config.recognise
-        see, vision = make_see(options.vision, options.deck, profile, first.image, zones)
+        vision = make_see(options.vision, options.deck, profile, first.image, zones)
         evidence = evidence_folder(options, scratch if store is not None else None)
         publish = _publisher(session, publish_every_s) if serve is not None else None
-        pipeline = Pipeline(see, profile, session, options.config, evidence, publish)
+        pipeline = Pipeline(vision.see, profile, session, options.config, evidence, publish)
         stats = run_loop(_chain(first, frames), pipeline, on_events)
-    return Outcome(writer.games, stats, profile, vision)
+    looked = vision.detector.looked if vision.detector is not None else None
+    return Outcome(writer.games, stats, profile, vision.source, looked)
 
 
 def evidence_folder(options: WatchOptions, scratch: ExitStack | None) -> Path | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Final
+from typing import Final, NamedTuple
 
 import cv2
 import numpy as np
@@ -156,15 +156,24 @@ def where_cards_count(profile: TableProfile, zones: RecogniseConfig) -> tuple[in
     return max(0, int(x0)), max(0, int(y0)), min(width, int(x1) + 1), min(height, int(y1) + 1)
 
 
+class Vision(NamedTuple):
+    """The pipeline's eyes: ``see(frame)``, the source of card proposals used, and the detector
+    (None when the proposer runs alone), which counts the frames it looked at."""
+
+    see: See
+    source: str
+    detector: LazyDetector | None
+
+
 def make_see(
     source: str,
     deck: str,
     profile: TableProfile,
     empty_table: np.ndarray | None = None,
     zones: RecogniseConfig | None = None,
-) -> tuple[See, str]:
+) -> Vision:
     """Vision for the pipeline: frame -> what it shows (named readings and, where the change-based
-    proposer runs, the arms reaching in; image px), and the source used.
+    proposer runs, the arms reaching in; image px), the source used and the detector.
 
     ``detector`` uses the learned detector; ``changes`` the difference with the empty
     table (``empty_table``, or the first frame seen); ``both`` joins them (:func:`joined`: where
@@ -216,4 +225,4 @@ def make_see(
         boxes = off_piles(both[len(proposed) :], proposer.lying())
         return Sight((*both[: len(proposed)], *boxes), changes.reaches)
 
-    return see, source
+    return Vision(see, source, lazy)

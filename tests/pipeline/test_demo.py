@@ -36,3 +36,5 @@ def test_the_demo_plays_the_bundled_game_to_its_true_result(capsys, tmp_path):
     assert not [line for line in lines[:-1] if line["doubt"]]
     shipped = (models_dir() / SHIPPED_MODEL).is_file()
     assert result["stats"]["vision"] == ("both" if shipped else "changes")  # the default, auto
+    if shipped:  # the detector looks again only when the table changed: not at every frame
+        assert 0 < result["stats"]["detector_frames"] < result["stats"]["frames_processed"]
