@@ -17,14 +17,13 @@ import numpy as np
 
 from companion.table.light import in_light_of
 from companion.table.profile import CARD_MM
+from companion.table.proposer import ProposerConfig, colour_distance
 from companion.vision.reader import CardDetector
 from companion.vision.readings import Reading
 
 #: Each side of the glance is the window's side halved this many times: cheap, and a grain of
 #: noise averages away (each halving averages 2 x 2 pixels).
 HALVINGS: Final = 2
-#: A colour difference (0..255, largest channel) that counts as a change, as in the change proposer.
-THRESHOLD: Final = 20
 #: Changed glance pixels, as a share of a card's area, below which the window lies as it lay.
 STILL_SHARE: Final = 0.05
 
@@ -65,5 +64,5 @@ class LazyDetector:
     @staticmethod
     def changed(before: np.ndarray, now: np.ndarray) -> int:
         """How many pixels of glance ``now`` differ from glance ``before`` seen in its light."""
-        blue, green, red = cv2.split(cv2.absdiff(in_light_of(before, now), now))
-        return int(np.count_nonzero(cv2.max(cv2.max(blue, green), red) > THRESHOLD))
+        distance = colour_distance(in_light_of(before, now), now)
+        return int(np.count_nonzero(distance > ProposerConfig.threshold))  # what the proposer counts

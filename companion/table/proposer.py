@@ -172,8 +172,7 @@ class ChangeProposer:
 
     def _different(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """The mask (0/255) of pixels whose colour differs between two rectified frames."""
-        blue, green, red = cv2.split(cv2.absdiff(first, second))
-        distance = cv2.medianBlur(cv2.max(cv2.max(blue, green), red), 5)  # quiets noise, keeps edges
+        distance = cv2.medianBlur(colour_distance(first, second), 5)  # quiets noise, keeps edges
         return cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
 
     def propose(self, frame: np.ndarray) -> list[Reading]:
@@ -411,6 +410,12 @@ class ChangeProposer:
             return Face.DOWN
         white = np.mean((pixels[:, 1] < 60) & (pixels[:, 2] > 150))
         return Face.UP if white >= self.config.white_fraction_up else Face.DOWN
+
+
+def colour_distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest difference of any colour channel between two BGR pictures (0..255)."""
+    blue, green, red = cv2.split(cv2.absdiff(first, second))
+    return cv2.max(cv2.max(blue, green), red)
 
 
 def _unshaded(
