@@ -15,7 +15,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from companion.table.light import in_light_of
+from companion.table.light import in_one_light
 from companion.table.profile import CARD_MM
 from companion.table.proposer import ProposerConfig, colour_distance
 from companion.vision.reader import CardDetector
@@ -63,6 +63,6 @@ class LazyDetector:
 
     @staticmethod
     def changed(before: np.ndarray, now: np.ndarray) -> int:
-        """How many pixels of glance ``now`` differ from glance ``before`` seen in its light."""
-        distance = colour_distance(in_light_of(before, now), now)
+        """How many pixels of glance ``now`` differ from glance ``before``, seen in one light."""
+        distance = colour_distance(*in_one_light(before, now))
         return int(np.count_nonzero(distance > ProposerConfig.threshold))  # what the proposer counts

@@ -20,7 +20,7 @@ piles back, nor is the stock taken for one. Nor does a jolt of the camera (someo
 table): where the whole picture moved together by a few pixels, and nothing else did, nothing
 moved; what changed since the last still moment is then measured against that moment's picture
 moved likewise, where that explains more. Pictures of different moments are compared in the same
-light (:func:`companion.table.light.in_light_of`): a lamp switched on, or the camera's exposure
+light (:func:`companion.table.light.in_one_light`): a lamp switched on, or the camera's exposure
 following it, moves no card.
 
 Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
@@ -41,7 +41,7 @@ from itertools import combinations
 import cv2
 import numpy as np
 
-from companion.table.light import in_light_of
+from companion.table.light import in_light_of, in_one_light
 from companion.vision.readings import polygon_iou
 
 #: Frames in a row the table must lie still (no arm, next to nothing moving) to count as settled.
@@ -175,7 +175,7 @@ class PileLayers:
         all but the whole picture, shifted a few pixels (the camera jolted: someone bumped the table;
         a card sliding on a plain cloth is no jolt, the rest of the table did not move with it)."""
         limit = STILL_SHARE * self._card_area
-        before = in_light_of(before, now)
+        before, now = in_one_light(before, now)
         if np.count_nonzero(self._changes(before, now) & self._area) < limit:
             return True
         moved = aligned(before, now)
@@ -184,7 +184,7 @@ class PileLayers:
     def _since_settled(self, table: np.ndarray) -> np.ndarray:
         """What changed where piles lie since the table last lay still: against the picture then, or,
         where that explains more, against it moved by a jolt of the camera since."""
-        settled = in_light_of(self._settled, table)
+        settled, table = in_one_light(self._settled, table)
         plain = self._changes(settled, table) & self._area
         shifted = aligned(settled, table)
         if shifted is settled:  # no jolt since
@@ -205,7 +205,7 @@ class PileLayers:
         card passing over a pile would be read as its cards."""
         if not self.layers:
             return []
-        since = self._changes(in_light_of(self._settled, table), table)
+        since = self._changes(*in_one_light(self._settled, table))
         return [
             layer
             for layer in self.layers

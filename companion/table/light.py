@@ -2,7 +2,10 @@
 shown in another's light.
 
 Rooms change their light (a lamp switched on, daylight fading) and cameras their exposure with
-it; pictures of the table compared across such a change would show every card as changed. People
+it; pictures of the table compared across such a change would show every card as changed. Two
+pictures are compared in the brighter one's light (:func:`in_one_light`): what was white under
+the lamp clipped at the camera's brightest level, and darkened to the dimmer light it would be
+one flat grey where the dimmer picture shows the cloth's weave and the cards' shading. People
 cast shadows too (someone leaning over the table): a shadow darkens what lies under it by the same
 share in every channel, a share that changes smoothly, where a card or an arm brings colours and
 edges of its own (:func:`in_shade`).
@@ -18,6 +21,11 @@ import numpy as np
 #: A change of light of at most this share in every channel is left alone: it moves no pixel
 #: near the proposer's threshold of a change.
 SAME_LIGHT = 0.03
+#: A channel this bright may have clipped at the camera's brightest level: how much brighter one
+#: picture is than another says nothing of the light there ...
+CLIPPED = 250
+#: ... so such pixels are left out of the light's measure where at least this share of them is not.
+UNCLIPPED_SHARE = 0.1
 #: Shadows are soft: they are looked for at half the resolution of the pictures given, where
 #: the sizes below (px) are measured.
 #: The box both pictures are averaged over before their ratio is taken (a camera's grain).
@@ -45,10 +53,16 @@ def channel_scalar(per_channel: np.ndarray) -> Any:
 def light_gain(table: np.ndarray, background: np.ndarray) -> np.ndarray:
     """How much brighter each colour channel of ``table`` is than of ``background``: the median of
     the pixels' ratios (every 49th pixel is plenty), so a cloth of two tones, where the median
-    pixel jumps from one tone to the other, does not matter, nor do the few pixels cards cover."""
+    pixel jumps from one tone to the other, does not matter, nor do the few pixels cards cover;
+    a pixel clipped in either picture (:data:`CLIPPED`) is left out where enough are not."""
     sample = (slice(None, None, 7), slice(None, None, 7))
-    ratios = table[sample].reshape(-1, 3) / np.maximum(background[sample].reshape(-1, 3), 1.0)
-    return np.median(ratios, axis=0)
+    lit, unlit = (picture[sample].reshape(-1, 3) for picture in (table, background))
+    ratios = lit / np.maximum(unlit, 1.0)
+    unclipped = (lit < CLIPPED) & (unlit < CLIPPED)
+    gain = np.median(ratios, axis=0)
+    for channel in np.flatnonzero(unclipped.sum(axis=0) >= UNCLIPPED_SHARE * len(ratios)):
+        gain[channel] = np.median(ratios[unclipped[:, channel], channel])
+    return gain
 
 
 def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -59,6 +73,20 @@ def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:
     if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
         return picture
     return cv2.multiply(picture, channel_scalar(gain))
+
+
+def in_one_light(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two pictures (BGR, 8 bits) of the same table in one light, to be compared: in each colour
+    channel, the darker one brightened to the other's light, which clips it where the brighter one
+    clipped; both as they are where the light is the same (:data:`SAME_LIGHT`)."""
+    gain = light_gain(second, first)
+    if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
+        return first, second
+    brighter = np.maximum(gain, 1.0), np.maximum(1.0 / gain, 1.0)
+    return tuple(  # type: ignore[return-value]
+        picture if np.all(each == 1.0) else cv2.multiply(picture, channel_scalar(each))
+        for picture, each in zip((first, second), brighter, strict=True)
+    )
 
 
 def in_shade(

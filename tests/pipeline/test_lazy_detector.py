@@ -59,6 +59,17 @@ def test_a_still_table_is_looked_at_once_whatever_the_noise_and_light(detector):
     assert all(boxes == found[0] for boxes in found)
 
 
+def test_a_still_table_is_looked_at_once_as_a_lamp_that_clipped_its_white_goes_off(detector):
+    """Under the lamp the cloth's white clipped at the camera's brightest level: it says nothing of
+    how much brighter the lamp was, and darkened to the room's light it would differ from the
+    white the camera now shows."""
+    lazy = LazyDetector(detector, WINDOW, CARD_PX)
+    table = with_card(checked_cloth(), 400, 300)
+    for light in (1.25, 1.25, 0.9, 0.95, 1.25):
+        lazy.detect(filmed(table, light))
+    assert detector.calls == 1
+
+
 def test_a_card_laid_in_the_window_is_looked_at_then_left_while_it_lies(detector):
     lazy = LazyDetector(detector, WINDOW, CARD_PX)
     cloth = checked_cloth()

@@ -3,7 +3,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.table.light import in_light_of, in_shade, light_gain
+from companion.table.light import in_light_of, in_one_light, in_shade, light_gain
+from companion.table.proposer import ProposerConfig, colour_distance
 
 
 def _cloth() -> np.ndarray:
@@ -30,6 +31,43 @@ def test_a_picture_in_the_same_light_is_left_as_it_is() -> None:
     cloth = _cloth()
     brighter = np.clip(cloth * np.float32(1.02), 0, 255).astype(np.uint8)
     assert in_light_of(cloth, brighter) is cloth
+
+
+def _lamp_lit(light: float) -> np.ndarray:
+    """A checked cloth, its white squares faintly woven, and a card's red pip on a white square,
+    under a lamp of ``light`` times the room's, as a camera clips it."""
+    rng = np.random.default_rng(9)
+    rows, cols = np.indices((120, 160)) // 10
+    white = ((rows + cols) % 2 == 0)[..., None]
+    cloth = np.where(white, rng.normal(215, 12, (120, 160, 3)), np.float64((150, 140, 60)))
+    cloth[52:60, 72:80] = (40, 40, 190)
+    return np.clip(cloth * light, 0, 255).astype(np.uint8)
+
+
+def test_a_lamp_switched_off_changes_no_pixel_compared_in_one_light() -> None:
+    """Under the lamp the cloth's white clips at the camera's brightest level; darkened to the
+    room's light it would be one flat grey where the room's picture shows the weave."""
+    lamp, room = _lamp_lit(1.3), _lamp_lit(1.0)
+    assert np.count_nonzero(lamp == 255) > lamp.size / 5
+    darkened = colour_distance(in_light_of(lamp, room), room)
+    assert np.count_nonzero(darkened > ProposerConfig.threshold) > 100
+    assert colour_distance(*in_one_light(lamp, room)).max() <= ProposerConfig.threshold
+    assert colour_distance(*in_one_light(room, lamp)).max() <= ProposerConfig.threshold
+
+
+def test_a_card_come_under_a_lamp_still_differs_compared_in_one_light() -> None:
+    lamp, room = _lamp_lit(1.3), _lamp_lit(1.0)
+    lamp[20:60, 20:45] = (30, 90, 30)  # a green card back laid on the cloth under the lamp
+    distance = colour_distance(*in_one_light(lamp, room))
+    assert (distance[20:60, 20:45] > ProposerConfig.threshold).all()
+    assert (distance[70:, 50:] <= ProposerConfig.threshold).all()
+
+
+def test_pictures_in_the_same_light_are_compared_as_they_are() -> None:
+    cloth = _cloth()
+    brighter = np.clip(cloth * np.float32(1.02), 0, 255).astype(np.uint8)
+    first, second = in_one_light(cloth, brighter)
+    assert first is cloth and second is brighter
 
 
 def _shadowed(picture: np.ndarray, darkness: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:

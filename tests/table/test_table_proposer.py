@@ -755,6 +755,19 @@ def test_a_card_tossed_onto_another_is_found_as_a_lamp_is_switched_on() -> None:
     assert all(iou(r.corners, over) > 0.85 or iou(r.corners, under) < 0.3 for r in readings)
 
 
+def test_a_card_tossed_onto_another_is_found_as_a_lamp_is_switched_off() -> None:
+    """Under the lamp the cards' white clipped at the camera's brightest level: darkened to the
+    room's light it would be darker than the white the camera now shows, and the card under the
+    new one would seem to have changed too."""
+    profile, empty, first, pile, under, over = _pile_of_two()
+    proposer = ChangeProposer(profile, empty)
+    lamp = LAMP_ON[-1]
+    _last_proposals(proposer, [_lit(empty, lamp)] * 4 + [_lit(first, lamp)] * 4)
+    arrived = [r for _ in range(4) for r in proposer.propose(pile) if r.arrived]
+    assert len(arrived) == 1
+    assert iou(arrived[0].corners, over) > 0.85
+
+
 def test_a_lamp_switched_on_over_a_still_pile_brings_no_card_and_loses_none() -> None:
     profile, empty, first, pile, _, over = _pile_of_two()
     proposer = ChangeProposer(profile, empty)
