@@ -759,7 +759,7 @@ def test_a_card_tossed_onto_another_is_found_as_a_lamp_is_switched_off() -> None
     """Under the lamp the cards' white clipped at the camera's brightest level: darkened to the
     room's light it would be darker than the white the camera now shows, and the card under the
     new one would seem to have changed too."""
-    profile, empty, first, pile, under, over = _pile_of_two()
+    profile, empty, first, pile, _, over = _pile_of_two()
     proposer = ChangeProposer(profile, empty)
     lamp = LAMP_ON[-1]
     _last_proposals(proposer, [_lit(empty, lamp)] * 4 + [_lit(first, lamp)] * 4)
