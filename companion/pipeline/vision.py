@@ -4,7 +4,7 @@ as it lay when it was read keeps its name: :mod:`companion.pipeline.naming`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final, NamedTuple
 
@@ -28,6 +28,12 @@ SOURCES: Final = ("auto", "detector", "changes", "both")
 #: this much surer of the box: the change proposer's quad, pieced from what changed on a pile, can
 #: take in part of the card under it, while the detector boxes the card on top whole.
 SURER_BY: Final = 0.2
+
+#: A detector box is a card only where at least this share of it differs from the empty table:
+#: now and then the detector boxes a motif of a patterned cloth (a cluster of printed flowers, read
+#: as the seven of coins), where nothing came, and a hand bringing a card over it carries it into
+#: the play area; a white card on a checked cloth's white differs over the dark squares, about half.
+ON_CHANGE: Final = 0.2
 
 
 def joined(
@@ -91,6 +97,22 @@ def off_piles(readings: Sequence[Reading], lying: np.ndarray) -> list[Reading]:
 
 def _inside(quad: np.ndarray, point: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(quad, (float(point[0]), float(point[1])), False) >= 0
+
+
+def on_change(
+    readings: Sequence[Reading],
+    differs: Callable[[np.ndarray], float],
+    profile: TableProfile,
+    config: RecogniseConfig,
+) -> list[Reading]:
+    """``readings`` less those of which less than :data:`ON_CHANGE` ``differs`` from the empty
+    table, but at the trump spot, where the stock and the trump card may lie from the first frame."""
+    return [
+        reading
+        for reading in readings
+        if differs(reading.corners) >= ON_CHANGE
+        or at_trump_spot(profile, profile.to_table(reading.center)[0], config.trump_margin)
+    ]
 
 
 def by_zone(readings: Sequence[Reading], profile: TableProfile, config: RecogniseConfig) -> list[Reading]:
@@ -179,7 +201,8 @@ def make_see(
     table (``empty_table``, or the first frame seen); ``both`` joins them (:func:`joined`: where
     both found a card, the proposer's quad, unless it is read unsure and the detector's box much
     surer; named by both where the box is read surer as another card), the other detector boxes
-    on cards known to lie on a pile left out (:func:`off_piles`); the detector's face-up boxes
+    on cards known to lie on a pile left out (:func:`off_piles`), and those where next to nothing
+    differs from the empty table (:func:`on_change`); the detector's face-up boxes
     also tell the proposer which cards explain what changed on a pile (a card tossed over another
     card's white). The detector looks only where a card counts (:func:`where_cards_count`), given
     the size of a card at the table's middle (a camera that sees the table large costs no more),
@@ -222,7 +245,9 @@ def make_see(
         proposed = by_zone(changes.readings, profile, zones)
         named = namer.name(frame, [*proposed, *found])
         both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure)
-        boxes = off_piles(both[len(proposed) :], proposer.lying())
+        boxes = on_change(
+            off_piles(both[len(proposed) :], proposer.lying()), proposer.differs, profile, zones
+        )
         return Sight((*both[: len(proposed)], *boxes), changes.reaches)
 
     return Vision(see, source, lazy)

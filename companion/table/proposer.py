@@ -29,7 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.table.layers import SAME_CARD, Layer, PileLayers, aligned, far_from, nearest_gaps
+from companion.table.layers import SAME_CARD, Layer, PileLayers, aligned, far_from, nearest_gaps, share_inside
 from companion.table.light import channel_scalar, in_shade, light_gain
 from companion.table.peel import STRIP_PX, Peeler
 from companion.table.profile import TableProfile
@@ -100,6 +100,9 @@ class ChangeProposer:
         self._background: np.ndarray | None = None
         self._pile: PileLayers | None = None
         self._pile_mask = self._pile_area()  # where piles lie (0/255)
+        self._changed: np.ndarray | None = (
+            None  # what differed from the empty table in the last frame looked at
+        )
         if empty_table is not None:
             self._start(self._rectify(empty_table))
 
@@ -185,6 +188,7 @@ class ChangeProposer:
         changes on a pile that no card outline found there does (two cards came at once, one over
         another card's white)."""
         table, mask = self.changed(frame)
+        self._changed = mask
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         whole: list[_Box] = []  # cards whose outline the change shows whole
         rows: list[_Box] = []  # cards of a blob cut into a row of whole cards
@@ -215,6 +219,13 @@ class ChangeProposer:
         boxes = self._with_layers(table, mask, whole, rows, pieced, arms, [self._on_table(c) for c in seen])
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
+
+    def differs(self, corners: np.ndarray) -> float:
+        """The share of a card's quad (``corners``, image px) that differed from the empty table in
+        the frame looked at last (0 before any)."""
+        if self._changed is None:
+            return 0.0
+        return share_inside(self._changed, self._on_table(corners).corners())
 
     def lying(self) -> np.ndarray:
         """The corners (image px, N x 4 x 2) of the cards known to lie on the piles: each found at a

@@ -9,7 +9,14 @@ import numpy as np
 from companion.cards import Card, deck
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.recognise import at_trump_spot, choose, in_play
-from companion.pipeline.vision import by_zone, completed_under_stock, joined, off_piles, where_cards_count
+from companion.pipeline.vision import (
+    by_zone,
+    completed_under_stock,
+    joined,
+    off_piles,
+    on_change,
+    where_cards_count,
+)
 from companion.table.profile import profile_from_corners
 from companion.vision.readings import Face, Reading
 
@@ -104,6 +111,37 @@ def test_a_box_on_a_card_known_to_lie_on_a_pile_is_left_out():
     readings = [near, corner, tossed, beside]
     assert off_piles(readings, lying) == [tossed, beside]
     assert off_piles(readings, np.empty((0, 4, 2))) == readings
+
+
+def test_a_box_where_nothing_differs_from_the_empty_table_is_left_out_but_at_the_trump_spot():
+    """A motif of the cloth boxed by the detector lies where nothing came; the stock and the trump
+    card may lie at the trump spot from the first frame, part of the empty table."""
+    stock_x, stock_y = TABLE.layout.stock
+    played = box(290, 250, 351, 345, Face.UP)
+    motif = box(40, 560, 101, 630, Face.UP)  # printed flowers before a seat
+    trump = box(stock_x + 31, stock_y - 31, stock_x + 110, stock_y + 31, Face.UP)
+    differing = {290: 0.8, 40: 0.1, round(stock_x) + 31: 0.0}  # by a box's left edge
+
+    def differs(corners: np.ndarray) -> float:
+        return differing[round(float(corners[:, 0].min()))]
+
+    kept = on_change([played, motif, trump], differs, TABLE, RecogniseConfig())
+    assert kept == [played, trump]
+
+
+def test_the_proposer_tells_how_much_of_a_box_differs_from_the_empty_table():
+    from companion.table.proposer import ChangeProposer
+
+    empty = np.full((640, 640, 3), (60, 110, 40), np.uint8)
+    laid = empty.copy()
+    laid[250:345, 290:351] = (235, 235, 235)  # a card, its short side 61 mm
+    proposer = ChangeProposer(TABLE, empty)
+    card, half_on, cloth = box(290, 250, 351, 345), box(320, 250, 381, 345), box(40, 560, 101, 630)
+    assert proposer.differs(card.corners) == 0.0  # nothing looked at yet
+    proposer.look(laid)
+    assert proposer.differs(card.corners) > 0.9
+    assert 0.4 < proposer.differs(half_on.corners) < 0.6
+    assert proposer.differs(cloth.corners) == 0.0
 
 
 def test_the_detector_looks_where_a_card_counts_and_little_else():
