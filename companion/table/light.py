@@ -56,13 +56,11 @@ def light_gain(table: np.ndarray, background: np.ndarray) -> np.ndarray:
     pixel jumps from one tone to the other, does not matter, nor do the few pixels cards cover;
     a pixel clipped in either picture (:data:`CLIPPED`) is left out where enough are not."""
     sample = (slice(None, None, 7), slice(None, None, 7))
-    lit, unlit = (picture[sample].reshape(-1, 3) for picture in (table, background))
-    ratios = lit / np.maximum(unlit, 1.0)
-    unclipped = (lit < CLIPPED) & (unlit < CLIPPED)
-    gain = np.median(ratios, axis=0)
-    for channel in np.flatnonzero(unclipped.sum(axis=0) >= UNCLIPPED_SHARE * len(ratios)):
-        gain[channel] = np.median(ratios[unclipped[:, channel], channel])
-    return gain
+    lit, unlit = (picture[sample].reshape(-1, 3).T for picture in (table, background))  # by channel
+    ratios = lit / np.maximum(unlit, 1.0, dtype=np.float32)
+    unclipped = np.maximum(lit, unlit) < CLIPPED
+    enough = unclipped.sum(axis=1) >= UNCLIPPED_SHARE * ratios.shape[1]
+    return np.array([np.median(r[u] if e else r) for r, u, e in zip(ratios, unclipped, enough, strict=True)])
 
 
 def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:
