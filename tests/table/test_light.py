@@ -19,6 +19,17 @@ def test_the_light_gain_is_measured_per_colour_channel() -> None:
     assert np.allclose(light_gain(warm, cloth), (0.9, 1.1, 1.3), atol=0.02)
 
 
+def test_the_light_gain_is_measured_where_neither_picture_clipped() -> None:
+    """Three quarters of this cloth are a white weave, clipped under the lamp: their ratio (255 to
+    about 225) says nothing of how much brighter the lamp is; the dark stripes say it."""
+    rng = np.random.default_rng(4)
+    room = np.clip(rng.normal(225, 10, (120, 160, 3)), 0, 255)
+    room[:, ::4] = (120, 130, 90)
+    lamp = np.clip(room * 1.3, 0, 255).astype(np.uint8)
+    assert np.count_nonzero(lamp == 255) > lamp.size * 0.7
+    assert np.allclose(light_gain(lamp, room.astype(np.uint8)), 1.3, atol=0.02)
+
+
 def test_a_picture_in_another_light_looks_as_that_one_does() -> None:
     cloth = _cloth()
     warm = np.clip(cloth * np.float32((0.9, 1.1, 1.3)), 0, 255).astype(np.uint8)
