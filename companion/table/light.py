@@ -80,11 +80,12 @@ def in_one_light(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.
     gain = light_gain(second, first)
     if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
         return first, second
-    brighter = np.maximum(gain, 1.0), np.maximum(1.0 / gain, 1.0)
-    return tuple(  # type: ignore[return-value]
-        picture if np.all(each == 1.0) else cv2.multiply(picture, channel_scalar(each))
-        for picture, each in zip((first, second), brighter, strict=True)
-    )
+    return _brightened(first, np.maximum(gain, 1.0)), _brightened(second, np.maximum(1.0 / gain, 1.0))
+
+
+def _brightened(picture: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """``picture`` with each colour channel multiplied by ``gain`` (each at least 1), clipping."""
+    return picture if np.all(gain == 1.0) else cv2.multiply(picture, channel_scalar(gain))
 
 
 def in_shade(

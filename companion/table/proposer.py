@@ -100,9 +100,8 @@ class ChangeProposer:
         self._background: np.ndarray | None = None
         self._pile: PileLayers | None = None
         self._pile_mask = self._pile_area()  # where piles lie (0/255)
-        self._changed: np.ndarray | None = (
-            None  # what differed from the empty table in the last frame looked at
-        )
+        # what differed from the empty table in the frame looked at last
+        self._changed: np.ndarray | None = None
         if empty_table is not None:
             self._start(self._rectify(empty_table))
 
