@@ -18,6 +18,7 @@ from companion.pipeline.vision import (
     where_cards_count,
 )
 from companion.table.profile import profile_from_corners
+from companion.table.proposer import ChangeProposer
 from companion.vision.readings import Face, Reading
 
 SIDE = 640.0
@@ -130,8 +131,6 @@ def test_a_box_where_nothing_differs_from_the_empty_table_is_left_out_but_at_the
 
 
 def test_the_proposer_tells_how_much_of_a_box_differs_from_the_empty_table():
-    from companion.table.proposer import ChangeProposer
-
     empty = np.full((640, 640, 3), (60, 110, 40), np.uint8)
     laid = empty.copy()
     laid[250:345, 290:351] = (235, 235, 235)  # a card, its short side 61 mm
