@@ -48,6 +48,8 @@ LEAN_CHANCE = 0.2
 LEAN_IN_S = 0.8
 #: x264 constant-quality setting of the written videos (higher: smaller, blurrier).
 CRF = 28
+#: The steepest camera tilt filmed (degrees off vertical), as a phone propped at the table's edge.
+MAX_TILT = 45.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class VideoSpec:
     placement: str = "apart"  # how cards are laid in a trick: one of PLACEMENTS
     light: str = "drift"  # how the light changes: one of LIGHTS
     shadows: bool = False  # people cast shadows: each hand its own; now and then someone leans in
+    tilt: float = 0.0  # degrees off vertical, the camera standing on seat 0's side: up to MAX_TILT
 
 
 #: How players lay their cards in a trick: ``apart``, each in front of its seat and clear of the
@@ -125,6 +128,8 @@ class GameFilm:
             raise MalformedInput(f"unknown placement {self.spec.placement!r}: one of {', '.join(PLACEMENTS)}")
         if self.spec.light not in LIGHTS:
             raise MalformedInput(f"unknown light {self.spec.light!r}: one of {', '.join(LIGHTS)}")
+        if not 0 <= self.spec.tilt <= MAX_TILT:
+            raise MalformedInput(f"camera tilt {self.spec.tilt} degrees: 0 (overhead) to {MAX_TILT:g}")
         self.record = record
         self.state = replay(record)
         self.rng = np.random.default_rng(seed)
@@ -153,13 +158,17 @@ class GameFilm:
         self._leans: list[_Lean] = []
 
     def _camera(self, rng: np.random.Generator, w: int, h: int, players: int) -> TableProfile:
-        """A slightly tilted overhead view: the table fills most of the frame's height."""
+        """A slightly tilted overhead view, or one ``spec.tilt`` degrees off vertical: the table
+        fills most of the frame's height."""
         side = h * 0.9
         top = side * rng.uniform(0.9, 0.97)
         cx, y0 = w / 2 + rng.uniform(-30, 30), h * 0.05
         corners = np.array(
             [[cx - top / 2, y0], [cx + top / 2, y0], [cx + side / 2, y0 + side], [cx - side / 2, y0 + side]]
-        ) + rng.uniform(-8, 8, (4, 2))
+        )
+        if self.spec.tilt:
+            corners = _seen_tilted(np.radians(self.spec.tilt), (w * 0.85, side), (cx, y0))
+        corners += rng.uniform(-8, 8, (4, 2))
         return profile_from_corners(corners, (w, h), players, self.spec.table_mm)
 
     # --- drawing -----------------------------------------------------------------------------
@@ -423,6 +432,18 @@ class GameFilm:
             yield from self._hold(0.4)
 
 
+def _seen_tilted(tilt: float, size: tuple[float, float], top_middle: tuple[float, float]) -> np.ndarray:
+    """The image corners (0 top-left .. 3 bottom-left) of a square table seen by a camera ``tilt``
+    radians off vertical from the bottom edge's side, as large as fits ``size`` (w, h px), its top
+    edge's middle at ``top_middle``."""
+    square = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    # the camera 3 half-sides from the table's centre, turned to face it: depth grows towards the top
+    depth = 3.0 - square[:, 1] * np.sin(tilt)
+    seen = np.column_stack([square[:, 0], square[:, 1] * np.cos(tilt)]) / depth[:, None]
+    seen *= min(size[0] / (seen[2, 0] - seen[3, 0]), size[1] / (seen[2, 1] - seen[0, 1]))
+    return seen - seen[0:2].mean(axis=0) + np.asarray(top_middle)
+
+
 def _unit(angle: float) -> np.ndarray:
     return np.array([np.cos(angle), np.sin(angle)])
 
@@ -501,6 +522,7 @@ def write_game_video(
         "placement": film.spec.placement,
         "light": film.spec.light,
         "shadows": film.spec.shadows,
+        "tilt": film.spec.tilt,
         "frames": frames,
         "seconds": round(frames / film.spec.fps, 2),
         "events": film.timeline,

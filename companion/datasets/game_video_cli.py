@@ -42,6 +42,13 @@ def register_action(actions: argparse._SubParsersAction) -> None:  # type: ignor
         action="store_true",
         help="people cast shadows: each hand its own, and now and then someone leans over the table",
     )
+    parser.add_argument(
+        "--tilt",
+        type=float,
+        default=0.0,
+        help="the camera's tilt, degrees off vertical, as a phone propped at seat 0's edge of the table "
+        "(default 0: overhead)",
+    )
     parser.add_argument("--tricks", type=int, default=None, help="film only the first N tricks")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(run=run)
@@ -62,7 +69,12 @@ def run(args: argparse.Namespace) -> int:
     if args.tricks is not None:
         record = first_tricks(record, args.tricks)
     spec = VideoSpec(
-        size=(width, height), fps=args.fps, placement=args.placement, light=args.light, shadows=args.shadows
+        size=(width, height),
+        fps=args.fps,
+        placement=args.placement,
+        light=args.light,
+        shadows=args.shadows,
+        tilt=args.tilt,
     )
     with tqdm(desc="frames", unit="frame", disable=args.json) as bar:
         summary = write_game_video(record, args.deck, args.seed, args.out, spec, args.crf, bar.update)

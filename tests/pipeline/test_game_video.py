@@ -176,3 +176,32 @@ def test_with_shadows_someone_leans_over_the_table_and_the_film_is_otherwise_the
     seats = profile.to_image(profile.layout.seats)
     centre = np.argwhere(dark).mean(axis=0)[::-1]
     assert np.argmin(np.linalg.norm(seats - centre, axis=1)) == lean["seat"]  # on the leaning seat's side
+
+
+@pytest.mark.parametrize("size", [(960, 540), (640, 480)])
+def test_a_tilted_camera_sees_the_far_edge_smaller_and_its_markers_calibrate_it(size):
+    from companion.datasets.game_video import GameFilm, VideoSpec, first_tricks
+
+    record = first_tricks(random_game("brisca-2", seed=12), 1)
+    film = GameFilm(record, "fournier-1878", 12, VideoSpec(size=size, tilt=35))
+    corners = film.profile.table_corners_px()
+    far, near = corners[1, 0] - corners[0, 0], corners[2, 0] - corners[3, 0]
+    assert 1.3 < near / far < 1.6  # a camera 1.5 table widths from the middle, 35 degrees off vertical
+    assert (corners >= 0).all() and (corners < size).all()
+    found = profile_from_markers(next(film.frames()), 2, film.spec.table_mm)
+    assert np.abs(found.table_corners_px() - corners).max() < 3.0
+
+
+def test_a_tilt_changes_the_view_and_an_impossible_one_is_a_clear_error():
+    from companion.datasets.game_video import GameFilm, VideoSpec
+    from companion.errors import MalformedInput
+
+    record = random_game("brisca-2", seed=5)
+    overhead, tilted = (
+        GameFilm(record, "fournier-1878", 5, VideoSpec(size=(640, 360), tilt=tilt)).profile.table_corners_px()
+        for tilt in (0, 20)
+    )
+    assert np.allclose(overhead[:2], tilted[:2], atol=3)  # the far edge stays where it was
+    assert (tilted[2, 0] - tilted[3, 0]) - (overhead[2, 0] - overhead[3, 0]) > 40  # the near edge widens
+    with pytest.raises(MalformedInput, match="camera tilt 60 degrees: 0 \\(overhead\\) to 45"):
+        GameFilm(record, "fournier-1878", 5, VideoSpec(tilt=60))
