@@ -20,11 +20,12 @@ import cv2
 import numpy as np
 
 from companion.cards import Card
-from companion.datasets.compose import card_corners, drop_shadow, place_card, procedural_back
+from companion.datasets.compose import CARD_ASPECT, card_corners, drop_shadow, place_card, procedural_back
 from companion.datasets.decks import load_deck_images
 from companion.datasets.hands import draw_hand
 from companion.datasets.shadows import cast_aside, ellipse_points, shade_silhouette
 from companion.datasets.surfaces import render_table
+from companion.datasets.things import KINDS, draw_thing
 from companion.engine import GameRecord, replay
 from companion.errors import MalformedInput
 from companion.table.markers import draw_markers
@@ -48,6 +49,10 @@ LEAN_CHANCE = 0.2
 LEAN_IN_S = 0.8
 #: x264 constant-quality setting of the written videos (higher: smaller, blurrier).
 CRF = 28
+#: With things, the chance that a player sets one down beside them before playing a card; at most
+#: :data:`MOST_THINGS` lie on the table at once, and each is taken back after a few plays.
+THING_CHANCE = 0.15
+MOST_THINGS = 2
 #: The steepest camera tilt filmed (degrees off vertical), as a phone propped at the table's edge.
 MAX_TILT = 45.0
 
@@ -64,6 +69,7 @@ class VideoSpec:
     light: str = "drift"  # how the light changes: one of LIGHTS
     shadows: bool = False  # people cast shadows: each hand its own; now and then someone leans in
     tilt: float = 0.0  # degrees off vertical, the camera standing on seat 0's side: up to MAX_TILT
+    things: bool = False  # now and then a player sets a phone, a glass, coins or a pad down beside them
 
 
 #: How players lay their cards in a trick: ``apart``, each in front of its seat and clear of the
@@ -87,6 +93,19 @@ class _Sprite:
     image: np.ndarray
     centre: np.ndarray  # table mm
     angle: float
+    width: float = CARD_MM[0]  # mm
+    aspect: float = CARD_ASPECT
+    shadow: bool = True  # drawn with a card's drop shadow
+
+
+@dataclass
+class _Thing:
+    """A thing set down by ``seat``, taken back once ``plays_left`` more cards are played."""
+
+    kind: str
+    sprite: _Sprite
+    seat: int
+    plays_left: int
 
 
 @dataclass(frozen=True)
@@ -150,6 +169,8 @@ class GameFilm:
         lamp_rng = np.random.default_rng([seed, 1])  # its own draws: the films in other light stay the same
         self._lamp, self._exposure_share = _lamp(lamp_rng), lamp_rng.uniform(0.0, 0.8)
         self._shadow_rng = np.random.default_rng([seed, 2])  # the same: films without shadows stay the same
+        self._things_rng = np.random.default_rng([seed, 3])  # and films without things
+        self._things: list[_Thing] = []
         self._hand_shadow = (  # a hand's shadow: where (mm, the lamp stands aside), how soft (mm), how dark
             self._shadow_rng.uniform(15, 40) * _unit(self._shadow_rng.uniform(0, 2 * np.pi)),
             self._shadow_rng.uniform(4, 9),
@@ -174,13 +195,14 @@ class GameFilm:
     # --- drawing -----------------------------------------------------------------------------
 
     def _corners_px(self, sprite: _Sprite) -> np.ndarray:
-        corners_mm = card_corners(tuple(sprite.centre), CARD_MM[0], sprite.angle)
+        corners_mm = card_corners(tuple(sprite.centre), sprite.width, sprite.angle, sprite.aspect)
         return self.profile.to_image(corners_mm).astype(np.float32)
 
     def _draw_card(self, canvas: np.ndarray, sprite: _Sprite) -> None:
         corners = self._corners_px(sprite)
-        drop_shadow(canvas, corners, (2.0, 3.0), 2.5, 0.3)
-        place_card(canvas, sprite.image, corners, (0.6, 1.2))
+        if sprite.shadow:
+            drop_shadow(canvas, corners, (2.0, 3.0), 2.5, 0.3)
+        place_card(canvas, sprite.image, corners, (0.6, 1.2) if sprite.shadow else (0.0, 0.0))
 
     def _static_layer(self) -> np.ndarray:
         if self._static is None:
@@ -193,6 +215,8 @@ class GameFilm:
                 self._draw_card(canvas, _Sprite(self.back, stock_at + jitter, 0.05 * np.sin(i)))
             for sprite in self.table.resting.values():
                 self._draw_card(canvas, sprite)
+            for thing in self._things:
+                self._draw_card(canvas, thing.sprite)
             self._static = canvas
         return self._static
 
@@ -296,9 +320,18 @@ class GameFilm:
         angle = float(np.arctan2(towards[1], towards[0]) - np.pi / 2 + self.rng.normal(0, turn))
         return centre + towards * distance + jitter, angle
 
-    def _gesture(self, start: np.ndarray, end: np.ndarray, seconds: float, sprites: list[_Sprite], seat: int):
-        """A hand from ``seat``'s side moving from ``start`` to ``end`` carrying ``sprites``."""
-        seed = int(self.rng.integers(2**31))
+    def _gesture(
+        self,
+        start: np.ndarray,
+        end: np.ndarray,
+        seconds: float,
+        sprites: list[_Sprite],
+        seat: int,
+        rng: np.random.Generator | None = None,
+    ):
+        """A hand from ``seat``'s side moving from ``start`` to ``end`` carrying ``sprites`` (the hand
+        drawn from ``rng``, by default the film's)."""
+        seed = int((rng or self.rng).integers(2**31))
         offsets = [s.centre - start for s in sprites]
         steps = max(1, round(seconds * self.spec.fps))
         towards_seat = self.profile.layout.seats[seat] - self.profile.layout.play_center
@@ -356,6 +389,8 @@ class GameFilm:
             yield from self._peek(seat, card)
         if self.spec.shadows:
             self._maybe_lean()
+        if self.spec.things:
+            yield from self._things_moved(seat)
         target, angle = self._spot(seat)
         sprite = _Sprite(self.faces[str(card)], self._seat_edge(seat).copy(), angle)
         yield from self._gesture(sprite.centre.copy(), target, 0.6, [sprite], seat)
@@ -367,6 +402,61 @@ class GameFilm:
         if self.rng.random() < 0.06:
             yield from self._nudge(seat, sprite)
         yield from self._hold(0.4)
+
+    def _things_moved(self, seat: int) -> Iterator[np.ndarray]:
+        """Before ``seat`` plays, a thing whose time is up is taken back, and now and then the player
+        sets one down beside them, clear of the play area and the stock."""
+        rng = self._things_rng
+        for thing in self._things:
+            thing.plays_left -= 1
+        for thing in [thing for thing in self._things if thing.plays_left < 0]:
+            self._things.remove(thing)
+            self._changed()
+            edge = self._seat_edge(thing.seat)
+            yield from self._gesture(thing.sprite.centre.copy(), edge, 0.6, [thing.sprite], thing.seat, rng)
+            self._mark("thing-taken", seat=thing.seat, thing=thing.kind)
+        if len(self._things) >= MOST_THINGS or rng.random() >= THING_CHANCE:
+            return
+        kind = KINDS[int(rng.integers(len(KINDS)))]
+        image, width = draw_thing(rng, kind)
+        target = self._beside(seat, rng)
+        if target is None:
+            return
+        sprite = _Sprite(
+            image,
+            self._seat_edge(seat).copy(),
+            rng.uniform(0, 2 * np.pi),
+            width,
+            image.shape[0] / image.shape[1],
+            shadow=kind in ("phone", "pad"),
+        )
+        yield from self._gesture(sprite.centre.copy(), target, 0.6, [sprite], seat, rng)
+        self._things.append(_Thing(kind, sprite, seat, int(rng.integers(2, 12))))
+        self._changed()
+        self._mark("thing", seat=seat, thing=kind, at=[round(float(v), 1) for v in target])
+        yield from self._gesture(target, self._seat_edge(seat), 0.35, [], seat, rng)
+
+    def _beside(self, seat: int, rng: np.random.Generator) -> np.ndarray | None:
+        """A spot on the table at ``seat``'s side, clear of the play area, the stock and other things
+        (None if none was found)."""
+        layout, size = self.profile.layout, np.asarray(self.spec.table_mm)
+        outward = layout.seats[seat] - layout.play_center
+        outward /= np.linalg.norm(outward)
+        across = np.array([-outward[1], outward[0]])
+        for _ in range(50):
+            spot = (
+                layout.play_center
+                + outward * rng.uniform(layout.play_radius + 70, np.linalg.norm(size) / 2)
+                + across * rng.uniform(-0.35, 0.35) * size.min()
+            )
+            if (
+                (spot > 60).all()
+                and (spot < size - 60).all()
+                and np.linalg.norm(spot - layout.stock) > CARD_MM[1] * 1.6
+                and all(np.linalg.norm(spot - thing.sprite.centre) > 110 for thing in self._things)
+            ):
+                return spot
+        return None
 
     def _maybe_lean(self) -> None:
         """Now and then someone, not leaning already, leans over the table for a few seconds."""
@@ -523,6 +613,7 @@ def write_game_video(
         "light": film.spec.light,
         "shadows": film.spec.shadows,
         "tilt": film.spec.tilt,
+        "things": film.spec.things,
         "frames": frames,
         "seconds": round(frames / film.spec.fps, 2),
         "events": film.timeline,

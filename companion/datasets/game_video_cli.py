@@ -49,6 +49,12 @@ def register_action(actions: argparse._SubParsersAction) -> None:  # type: ignor
         help="the camera's tilt, degrees off vertical, as a phone propped at seat 0's edge of the table "
         "(default 0: overhead)",
     )
+    parser.add_argument(
+        "--things",
+        action="store_true",
+        help="now and then a player sets a phone, a glass, coins or a score pad down beside them, and "
+        "takes it back later",
+    )
     parser.add_argument("--tricks", type=int, default=None, help="film only the first N tricks")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(run=run)
@@ -75,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         light=args.light,
         shadows=args.shadows,
         tilt=args.tilt,
+        things=args.things,
     )
     with tqdm(desc="frames", unit="frame", disable=args.json) as bar:
         summary = write_game_video(record, args.deck, args.seed, args.out, spec, args.crf, bar.update)

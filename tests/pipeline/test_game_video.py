@@ -205,3 +205,33 @@ def test_a_tilt_changes_the_view_and_an_impossible_one_is_a_clear_error():
     assert (tilted[2, 0] - tilted[3, 0]) - (overhead[2, 0] - overhead[3, 0]) > 40  # the near edge widens
     with pytest.raises(MalformedInput, match="camera tilt 60 degrees: 0 \\(overhead\\) to 45"):
         GameFilm(record, "fournier-1878", 5, VideoSpec(tilt=60))
+
+
+def test_things_are_set_down_beside_the_players_clear_of_the_cards_and_taken_back():
+    """brisca-2 seed 962: in the first five tricks coins and a glass are set down, the coins taken
+    back, coins set down again and the glass taken back; until the first, the film is the same as
+    without things."""
+    from companion.datasets.game_video import GameFilm, VideoSpec, first_tricks
+    from companion.table.profile import CARD_MM
+
+    record = first_tricks(random_game("brisca-2", seed=962), 5)
+    films = {
+        things: GameFilm(record, "bergamasche", 962, VideoSpec(size=(640, 360), things=things))
+        for things in (False, True)
+    }
+    frames = {things: list(film.frames()) for things, film in films.items()}
+    timeline = films[True].timeline
+    set_down = [event for event in timeline if event["kind"] == "thing"]
+    taken = [event for event in timeline if event["kind"] == "thing-taken"]
+    assert len(set_down) >= 2 and len(taken) >= 1
+    assert not any(event["kind"].startswith("thing") for event in films[False].timeline)
+    layout = films[True].profile.layout
+    for event in set_down:
+        at = np.array(event["at"])
+        assert np.linalg.norm(at - layout.play_center) > layout.play_radius + 60
+        assert np.linalg.norm(at - layout.stock) > CARD_MM[1]
+    first = round(set_down[0]["t"] * 15) - 12  # the hand bringing it in takes 0.6 s
+    assert all(np.array_equal(a, b) for a, b in zip(frames[False][:first], frames[True][:first], strict=True))
+    assert not np.array_equal(frames[False][first + 15], frames[True][first + 15])
+    plays = [(e["seat"], e["card"]) for e in timeline if e["kind"] == "play"]
+    assert plays == [(e["seat"], e["card"]) for e in films[False].timeline if e["kind"] == "play"]
