@@ -160,7 +160,7 @@ class GameFilm:
         self.faces = {name: _shrink(image) for name, image in art.faces.items()}
         back = art.back if art.back is not None else procedural_back(self.rng, "val")
         self.back = _shrink(back)
-        px_per_mm = h / self.spec.table_mm[1]
+        px_per_mm = min(w, h) / self.spec.table_mm[1]
         background = render_table(self.rng, (w, h), split="val", unit=CARD_MM[0] * px_per_mm)  # type: ignore[arg-type]
         self.background = draw_markers(background, self.profile.table_corners_px(), self.spec.table_mm)
         self.table = _Table()
@@ -180,10 +180,10 @@ class GameFilm:
 
     def _camera(self, rng: np.random.Generator, w: int, h: int, players: int) -> TableProfile:
         """A slightly tilted overhead view, or one ``spec.tilt`` degrees off vertical: the table
-        fills most of the frame's height."""
-        side = h * 0.9
+        fills most of the frame's shorter side (a phone may film upright)."""
+        side = min(w, h) * 0.9
         top = side * rng.uniform(0.9, 0.97)
-        cx, y0 = w / 2 + rng.uniform(-30, 30), h * 0.05
+        cx, y0 = w / 2 + rng.uniform(-30, 30), (h - side) / 2
         corners = np.array(
             [[cx - top / 2, y0], [cx + top / 2, y0], [cx + side / 2, y0 + side], [cx - side / 2, y0 + side]]
         )
@@ -224,7 +224,7 @@ class GameFilm:
         canvas = self._static_layer().copy()
         for sprite in moving:
             self._draw_card(canvas, sprite)
-        px_per_mm = self.spec.size[1] / self.spec.table_mm[1]
+        px_per_mm = min(self.spec.size) / self.spec.table_mm[1]
         for lean in self._leans:
             if lean.start <= self.t <= lean.end:
                 self._draw_lean(canvas, lean, px_per_mm)

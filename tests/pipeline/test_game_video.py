@@ -178,7 +178,7 @@ def test_with_shadows_someone_leans_over_the_table_and_the_film_is_otherwise_the
     assert np.argmin(np.linalg.norm(seats - centre, axis=1)) == lean["seat"]  # on the leaning seat's side
 
 
-@pytest.mark.parametrize("size", [(960, 540), (640, 480)])
+@pytest.mark.parametrize("size", [(960, 540), (640, 480), (540, 960)])
 def test_a_tilted_camera_sees_the_far_edge_smaller_and_its_markers_calibrate_it(size):
     from companion.datasets.game_video import GameFilm, VideoSpec, first_tricks
 
