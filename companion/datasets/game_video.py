@@ -160,7 +160,7 @@ class GameFilm:
         self.faces = {name: _shrink(image) for name, image in art.faces.items()}
         back = art.back if art.back is not None else procedural_back(self.rng, "val")
         self.back = _shrink(back)
-        px_per_mm = min(w, h) / self.spec.table_mm[1]
+        px_per_mm = self._px_per_mm
         background = render_table(self.rng, (w, h), split="val", unit=CARD_MM[0] * px_per_mm)  # type: ignore[arg-type]
         self.background = draw_markers(background, self.profile.table_corners_px(), self.spec.table_mm)
         self.table = _Table()
@@ -178,17 +178,29 @@ class GameFilm:
         )
         self._leans: list[_Lean] = []
 
+    @property
+    def _px_per_mm(self) -> float:
+        """About how many frame pixels a mm of the table spans."""
+        return _table_depth_px(self.spec) / 0.9 / self.spec.table_mm[1]
+
     def _camera(self, rng: np.random.Generator, w: int, h: int, players: int) -> TableProfile:
         """A slightly tilted overhead view, or one ``spec.tilt`` degrees off vertical: the table
         fills most of the frame's shorter side (a phone may film upright)."""
-        side = min(w, h) * 0.9
-        top = side * rng.uniform(0.9, 0.97)
+        aspect = self.spec.table_mm[0] / self.spec.table_mm[1]
+        side = _table_depth_px(self.spec)
+        top = side * aspect * rng.uniform(0.9, 0.97)
+        bottom = side * aspect
         cx, y0 = w / 2 + rng.uniform(-30, 30), (h - side) / 2
         corners = np.array(
-            [[cx - top / 2, y0], [cx + top / 2, y0], [cx + side / 2, y0 + side], [cx - side / 2, y0 + side]]
+            [
+                [cx - top / 2, y0],
+                [cx + top / 2, y0],
+                [cx + bottom / 2, y0 + side],
+                [cx - bottom / 2, y0 + side],
+            ]
         )
         if self.spec.tilt:
-            corners = _seen_tilted(np.radians(self.spec.tilt), (w * 0.85, side), (cx, y0))
+            corners = _seen_tilted(np.radians(self.spec.tilt), aspect, (w * 0.85, side), (cx, y0))
         corners += rng.uniform(-8, 8, (4, 2))
         return profile_from_corners(corners, (w, h), players, self.spec.table_mm)
 
@@ -224,7 +236,7 @@ class GameFilm:
         canvas = self._static_layer().copy()
         for sprite in moving:
             self._draw_card(canvas, sprite)
-        px_per_mm = min(self.spec.size) / self.spec.table_mm[1]
+        px_per_mm = self._px_per_mm
         for lean in self._leans:
             if lean.start <= self.t <= lean.end:
                 self._draw_lean(canvas, lean, px_per_mm)
@@ -522,14 +534,23 @@ class GameFilm:
             yield from self._hold(0.4)
 
 
-def _seen_tilted(tilt: float, size: tuple[float, float], top_middle: tuple[float, float]) -> np.ndarray:
-    """The image corners (0 top-left .. 3 bottom-left) of a square table seen by a camera ``tilt``
-    radians off vertical from the bottom edge's side, as large as fits ``size`` (w, h px), its top
-    edge's middle at ``top_middle``."""
-    square = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
-    # the camera 3 half-sides from the table's centre, turned to face it: depth grows towards the top
-    depth = 3.0 - square[:, 1] * np.sin(tilt)
-    seen = np.column_stack([square[:, 0], square[:, 1] * np.cos(tilt)]) / depth[:, None]
+def _table_depth_px(spec: VideoSpec) -> float:
+    """How high the table stands in the frame (px): 90% of the frame's shorter side, unless a wide
+    table would then overflow the frame's width."""
+    w, h = spec.size
+    return min(min(w, h) * 0.9, w * 0.9 * spec.table_mm[1] / spec.table_mm[0])
+
+
+def _seen_tilted(
+    tilt: float, aspect: float, size: tuple[float, float], top_middle: tuple[float, float]
+) -> np.ndarray:
+    """The image corners (0 top-left .. 3 bottom-left) of a table ``aspect`` times as wide as deep,
+    seen by a camera ``tilt`` radians off vertical from the bottom edge's side, as large as fits
+    ``size`` (w, h px), its top edge's middle at ``top_middle``."""
+    table = np.array([[-aspect, -1.0], [aspect, -1.0], [aspect, 1.0], [-aspect, 1.0]])
+    # the camera 3 half-depths from the table's centre, turned to face it: depth grows towards the top
+    depth = 3.0 - table[:, 1] * np.sin(tilt)
+    seen = np.column_stack([table[:, 0], table[:, 1] * np.cos(tilt)]) / depth[:, None]
     seen *= min(size[0] / (seen[2, 0] - seen[3, 0]), size[1] / (seen[2, 1] - seen[0, 1]))
     return seen - seen[0:2].mean(axis=0) + np.asarray(top_middle)
 

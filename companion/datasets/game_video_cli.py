@@ -55,6 +55,11 @@ def register_action(actions: argparse._SubParsersAction) -> None:  # type: ignor
         help="now and then a player sets a phone, a glass, coins or a score pad down beside them, and "
         "takes it back later",
     )
+    parser.add_argument(
+        "--table-mm",
+        default="640,640",
+        help="the table's size W,H in mm (default 640,640: a small card table, the whole of it in view)",
+    )
     parser.add_argument("--tricks", type=int, default=None, help="film only the first N tricks")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(run=run)
@@ -66,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.datasets.game_video import VideoSpec, first_tricks, write_game_video
     from companion.engine import random_game, rules_for
     from companion.errors import MalformedInput
+    from companion.table.profile import parse_table_mm
 
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
@@ -82,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         shadows=args.shadows,
         tilt=args.tilt,
         things=args.things,
+        table_mm=parse_table_mm(args.table_mm),
     )
     with tqdm(desc="frames", unit="frame", disable=args.json) as bar:
         summary = write_game_video(record, args.deck, args.seed, args.out, spec, args.crf, bar.update)

@@ -19,18 +19,10 @@ DEFAULT_DECK = "fournier-1878"
 DEFAULT_NAMES = ("A", "B", "C", "D", "E", "F")
 
 
-def _pair(text: str) -> tuple[float, float]:
-    try:
-        width, height = (float(v) for v in text.split(","))
-    except ValueError:
-        raise MalformedInput(f"--table-mm wants W,H in mm, e.g. 640,640: got {text!r}") from None
-    return width, height
-
-
 def options_from_args(args: argparse.Namespace, source: str | Path) -> WatchOptions:
     """Watch options from ``run``'s (or ``demo``'s) arguments; the video's ``timeline.json`` fills gaps."""
     from companion.engine import rules_for
-    from companion.table.profile import DEFAULT_TABLE_MM
+    from companion.table.profile import DEFAULT_TABLE_MM, parse_table_mm
 
     rules = rules_for(args.rules)
     names = DEFAULT_NAMES[: rules.players]
@@ -39,7 +31,9 @@ def options_from_args(args: argparse.Namespace, source: str | Path) -> WatchOpti
     if len(names) != rules.players:
         raise MalformedInput(f"{args.rules} needs {rules.players} players: got {len(names)} names {names}")
     film = rendered_with(source)
-    table_mm = _pair(args.table_mm) if args.table_mm else tuple(film.get("table_mm", DEFAULT_TABLE_MM))
+    table_mm = (
+        parse_table_mm(args.table_mm) if args.table_mm else tuple(film.get("table_mm", DEFAULT_TABLE_MM))
+    )
     live = str(source).isdigit() or "://" in str(source)
     mode = args.mode or ("latest" if live else "realtime")
     return WatchOptions(

@@ -44,6 +44,17 @@ class Layout:
         return len(self.seats)
 
 
+def parse_table_mm(text: str) -> tuple[float, float]:
+    """A table size given as ``W,H`` in mm (``--table-mm``)."""
+    try:
+        width, height = (float(v) for v in text.split(","))
+    except ValueError:
+        raise MalformedInput(f"--table-mm wants W,H in mm, e.g. 640,640: got {text!r}") from None
+    if min(width, height) < 2 * CARD_MM[1]:
+        raise MalformedInput(f"--table-mm {text}: a table narrower than two card lengths holds no game")
+    return width, height
+
+
 def preset_layout(players: int, size_mm: tuple[float, float]) -> Layout:
     """The seat layout preset for ``players`` (2..6) on a table of ``size_mm``."""
     path = PRESETS_DIR / f"{players}-players.json"

@@ -235,3 +235,23 @@ def test_things_are_set_down_beside_the_players_clear_of_the_cards_and_taken_bac
     assert not np.array_equal(frames[False][first + 15], frames[True][first + 15])
     plays = [(e["seat"], e["card"]) for e in timeline if e["kind"] == "play"]
     assert plays == [(e["seat"], e["card"]) for e in films[False].timeline if e["kind"] == "play"]
+
+
+@pytest.mark.parametrize("table_mm", [(900.0, 900.0), (1000.0, 700.0)])
+def test_a_larger_table_shows_smaller_cards_and_its_markers_calibrate_it(table_mm):
+    from companion.datasets.game_video import GameFilm, VideoSpec
+
+    record = random_game("brisca-4", seed=5)
+    small, large = (
+        GameFilm(record, "fournier-1878", 5, VideoSpec(size=(960, 540), table_mm=mm))
+        for mm in ((640.0, 640.0), table_mm)
+    )
+    card = np.array([[0.0, 0.0], [61.5, 0.0]])
+    middle = [np.asarray(film.spec.table_mm) / 2 + card for film in (small, large)]
+    widths = [
+        np.linalg.norm(np.diff(film.profile.to_image(at), axis=0))
+        for film, at in zip((small, large), middle, strict=True)
+    ]
+    assert widths[1] / widths[0] == pytest.approx(640 / table_mm[1], rel=0.08)
+    found = profile_from_markers(next(large.frames()), 4, table_mm)
+    assert np.abs(found.table_corners_px() - large.profile.table_corners_px()).max() < 3.0

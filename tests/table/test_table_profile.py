@@ -180,3 +180,13 @@ def test_missing_profile_and_preset_are_named(tmp_path: Path) -> None:
         load_profile(tmp_path / "absent.json")
     with pytest.raises(MissingResource, match="7 players"):
         preset_layout(7, SIZE_MM)
+
+
+def test_a_table_size_is_read_from_w_comma_h_and_nonsense_is_a_clear_error():
+    from companion.table.profile import parse_table_mm
+
+    assert parse_table_mm("900,600") == (900.0, 600.0)
+    with pytest.raises(MalformedInput, match="--table-mm wants W,H in mm"):
+        parse_table_mm("900x600")
+    with pytest.raises(MalformedInput, match="narrower than two card lengths"):
+        parse_table_mm("900,150")
