@@ -70,6 +70,7 @@ class VideoSpec:
     shadows: bool = False  # people cast shadows: each hand its own; now and then someone leans in
     tilt: float = 0.0  # degrees off vertical, the camera standing on seat 0's side: up to MAX_TILT
     things: bool = False  # now and then a player sets a phone, a glass, coins or a pad down beside them
+    noise: float = 0.0  # the sensor's noise (grey levels, standard deviation), as a webcam's in a dim room
 
 
 #: How players lay their cards in a trick: ``apart``, each in front of its seat and clear of the
@@ -147,6 +148,8 @@ class GameFilm:
             raise MalformedInput(f"unknown placement {self.spec.placement!r}: one of {', '.join(PLACEMENTS)}")
         if self.spec.light not in LIGHTS:
             raise MalformedInput(f"unknown light {self.spec.light!r}: one of {', '.join(LIGHTS)}")
+        if self.spec.noise < 0:
+            raise MalformedInput(f"sensor noise {self.spec.noise}: a standard deviation, 0 or more")
         if not 0 <= self.spec.tilt <= MAX_TILT:
             raise MalformedInput(f"camera tilt {self.spec.tilt} degrees: 0 (overhead) to {MAX_TILT:g}")
         self.record = record
@@ -171,6 +174,7 @@ class GameFilm:
         self._shadow_rng = np.random.default_rng([seed, 2])  # the same: films without shadows stay the same
         self._things_rng = np.random.default_rng([seed, 3])  # and films without things
         self._things: list[_Thing] = []
+        self._noise_rng = np.random.default_rng([seed, 4])
         self._hand_shadow = (  # a hand's shadow: where (mm, the lamp stands aside), how soft (mm), how dark
             self._shadow_rng.uniform(15, 40) * _unit(self._shadow_rng.uniform(0, 2 * np.pi)),
             self._shadow_rng.uniform(4, 9),
@@ -290,8 +294,13 @@ class GameFilm:
             matrix = np.array([[1, 0, shake[0]], [0, 1, shake[1]]], np.float32)
             canvas = cv2.warpAffine(canvas, matrix, self.spec.size, borderMode=cv2.BORDER_REFLECT)
         if self.spec.light == "drift":
-            return cv2.convertScaleAbs(canvas, alpha=float(gain))
-        return cv2.multiply(canvas, (*(gain * self._switched_gain()).tolist(), 0.0))
+            canvas = cv2.convertScaleAbs(canvas, alpha=float(gain))
+        else:
+            canvas = cv2.multiply(canvas, (*(gain * self._switched_gain()).tolist(), 0.0))
+        if self.spec.noise:
+            grain = self._noise_rng.standard_normal(canvas.shape, np.float32) * self.spec.noise
+            canvas = np.clip(canvas + grain, 0, 255).astype(np.uint8)
+        return canvas
 
     def _switched_gain(self) -> np.ndarray:
         """The gain of each colour channel (BGR) under ``switched`` light: the lamp is on every
@@ -635,6 +644,7 @@ def write_game_video(
         "shadows": film.spec.shadows,
         "tilt": film.spec.tilt,
         "things": film.spec.things,
+        "noise": film.spec.noise,
         "frames": frames,
         "seconds": round(frames / film.spec.fps, 2),
         "events": film.timeline,

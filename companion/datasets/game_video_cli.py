@@ -56,6 +56,13 @@ def register_action(actions: argparse._SubParsersAction) -> None:  # type: ignor
         "takes it back later",
     )
     parser.add_argument(
+        "--noise",
+        type=float,
+        default=0.0,
+        help="the camera sensor's noise, in grey levels (standard deviation), as a webcam's in a dim "
+        "room (default 0)",
+    )
+    parser.add_argument(
         "--table-mm",
         default="640,640",
         help="the table's size W,H in mm (default 640,640: a small card table, the whole of it in view)",
@@ -89,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         tilt=args.tilt,
         things=args.things,
         table_mm=parse_table_mm(args.table_mm),
+        noise=args.noise,
     )
     with tqdm(desc="frames", unit="frame", disable=args.json) as bar:
         summary = write_game_video(record, args.deck, args.seed, args.out, spec, args.crf, bar.update)

@@ -255,3 +255,21 @@ def test_a_larger_table_shows_smaller_cards_and_its_markers_calibrate_it(table_m
     assert widths[1] / widths[0] == pytest.approx(640 / table_mm[1], rel=0.08)
     found = profile_from_markers(next(large.frames()), 4, table_mm)
     assert np.abs(found.table_corners_px() - large.profile.table_corners_px()).max() < 3.0
+
+
+def test_sensor_noise_grains_each_frame_anew_and_leaves_the_film_otherwise_the_same():
+    from companion.datasets.game_video import GameFilm, VideoSpec
+    from companion.errors import MalformedInput
+
+    record = random_game("brisca-2", seed=5)
+    clean, noisy = (
+        list(
+            islice(GameFilm(record, "fournier-1878", 5, VideoSpec(size=(640, 360), noise=noise)).frames(), 2)
+        )
+        for noise in (0.0, 6.0)
+    )
+    grains = [noisy[i].astype(np.float32) - clean[i] for i in range(2)]
+    assert all(5.0 < grain.std() < 6.5 and abs(grain.mean()) < 1.0 for grain in grains)
+    assert np.corrcoef(grains[0].ravel(), grains[1].ravel())[0, 1] < 0.05  # new grain in every frame
+    with pytest.raises(MalformedInput, match=r"sensor noise -1\.0"):
+        GameFilm(record, "fournier-1878", 5, VideoSpec(noise=-1.0))
