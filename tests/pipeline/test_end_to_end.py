@@ -15,13 +15,18 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not ARTWORK.is_file(), reason
 
 
 @pytest.mark.parametrize(
-    ("placement", "seed"),
-    [("apart", 21), ("loose", 36)],
-    ids=["cards-apart", "cards-tossed-into-the-middle"],
+    ("seed", "film"),
+    [
+        (21, {"placement": "apart"}),
+        (36, {"placement": "loose"}),
+        (50, {"placement": "loose", "tilt": 35.0, "things": True, "table_mm": (900.0, 900.0)}),
+    ],
+    ids=["cards-apart", "cards-tossed-into-the-middle", "a-phone-at-an-angle-over-a-large-cluttered-table"],
 )
-def test_a_short_rendered_game_is_recognised_card_for_card(tmp_path, placement, seed):
-    """Cards laid apart, and cards tossed into the middle where the first lies nearer the player who
-    did not play it: who played each card comes from the side its arm reached in from."""
+def test_a_short_rendered_game_is_recognised_card_for_card(tmp_path, seed, film):
+    """Cards laid apart; cards tossed into the middle where the first lies nearer the player who did
+    not play it (who played each card comes from the side its arm reached in from); and a phone
+    propped 35 degrees off vertical over a 90 cm table where a phone and a score pad are set down."""
     import json
 
     from companion.datasets.game_video import VideoSpec, first_tricks, write_game_video
@@ -34,8 +39,7 @@ def test_a_short_rendered_game_is_recognised_card_for_card(tmp_path, placement, 
     except (MissingResource, LookupError) as missing:
         pytest.skip(f"identifier not shipped yet: {missing}")
     truth = first_tricks(random_game("brisca-2", seed=seed), 3)
-    film = tmp_path / "film"
-    summary = write_game_video(truth, "fournier-1878", seed, film, VideoSpec(placement=placement))
+    summary = write_game_video(truth, "fournier-1878", seed, tmp_path / "film", VideoSpec(**film))
     options = WatchOptions(
         source=tmp_path / "film" / "game.mp4",
         rules="brisca-2",
