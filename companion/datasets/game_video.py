@@ -99,7 +99,7 @@ class _Sprite:
     shadow: bool = True  # drawn with a card's drop shadow
 
 
-@dataclass
+@dataclass(eq=False)  # one thing is not another of the same looks
 class _Thing:
     """A thing set down by ``seat``, taken back once ``plays_left`` more cards are played."""
 
@@ -433,9 +433,10 @@ class GameFilm:
         for thing in [thing for thing in self._things if thing.plays_left < 0]:
             self._things.remove(thing)
             self._changed()
+            at = [round(float(v), 1) for v in thing.sprite.centre]
             edge = self._seat_edge(thing.seat)
             yield from self._gesture(thing.sprite.centre.copy(), edge, 0.6, [thing.sprite], thing.seat, rng)
-            self._mark("thing-taken", seat=thing.seat, thing=thing.kind)
+            self._mark("thing-taken", seat=thing.seat, thing=thing.kind, at=at)
         if len(self._things) >= MOST_THINGS or rng.random() >= THING_CHANCE:
             return
         kind = KINDS[int(rng.integers(len(KINDS)))]
