@@ -2,7 +2,8 @@
 
 A card counts as placed once it has been seen lying still for ``settle_s``, in ``min_sightings``
 frames (seen at one spot twice, a second apart, is not enough: cards carried across the table pass
-the same spots); a hand passing over it (a few frames without it) does not remove it; a card
+the same spots, so a card not yet placed that went unseen longer than ``settle_s`` is watched anew);
+a hand passing over it (a few frames without it) does not remove it; a card
 lifted and put back where it was keeps its identity number; its identity fuses the identifier's
 probabilities over the frames it was seen in (a mean at first, then a running mean that slowly
 forgets, so a card replaced under a hand shows through). A new card remembers where the arm that
@@ -101,7 +102,9 @@ class _Track:
 
     def absorb(self, reading: Reading, t: float, config: TrackConfig) -> None:
         center = np.asarray(reading.center, dtype=np.float64)
-        if np.linalg.norm(center - self.anchor) > config.still_radius:
+        moved = np.linalg.norm(center - self.anchor) > config.still_radius
+        unseen = not self.placed and t - self.last_seen > config.settle_s  # seen again, watched anew
+        if moved or unseen:
             self.rest_from(center, t)
         self.position, self.face, self.last_seen = center, reading.face, t
         self.still_sightings += 1

@@ -268,15 +268,19 @@ class ChangeProposer:
         layers = [box.center for box in piled]
         apart = [rows[i] for i in far_from([box.center for box in rows], layers, near)]
         known = [layer.center for layer in self._pile.lying if layer not in present]
-        return whole + self._off_known(apart, known, near) + kept + piled
+        return whole + self._off_known(apart, known, near, bool(arms)) + kept + piled
 
-    def _off_known(self, rows: list[_Box], known: list[tuple[float, float]], near: float) -> list[_Box]:
+    def _off_known(
+        self, rows: list[_Box], known: list[tuple[float, float]], near: float, reaching: bool
+    ) -> list[_Box]:
         """The cards of ``rows`` less those cut across a card known to lie on a pile (``known``, its
-        centre): within ``near`` of it but not on it. A card tossed half over one lying there fills
-        a rectangle cut as a row of two, each half of one card and half of the other; a row card on
-        a known card (two cards side by side) is that card."""
+        centre): within ``near`` of it but not on it; and, while an arm is ``reaching`` in, those on
+        it too. A card tossed half over one lying there fills a rectangle cut as a row of two, each
+        half of one card and half of the other; a row card on a known card (two cards side by side)
+        is that card, but read while a hand or the card it brings half covers it, it may be read as
+        another."""
         gaps = nearest_gaps([box.center for box in rows], known)
-        on = SAME_CARD * min(self._card)
+        on = 0.0 if reaching else SAME_CARD * min(self._card)
         return [box for box, gap in zip(rows, gaps, strict=True) if gap > near or gap <= on]
 
     def _layers(self, contour: np.ndarray) -> list[Layer]:

@@ -39,6 +39,23 @@ def test_a_card_glimpsed_twice_at_one_spot_is_not_taken_as_lying_there(seen):
     assert len(state.placed()) == 1
 
 
+def test_a_card_seen_again_at_a_spot_after_a_while_is_watched_anew(seen):
+    """Glimpsed at the table's edge as a trick was swept away, then unseen for longer than a card
+    takes to settle, then seen there again for a moment (a player peeking at a card): it never lay
+    still for settle_s in view, so it is not placed, and the card it then follows in is not played
+    before it comes to rest."""
+    tracker = Tracker(CONFIG)
+    feed(tracker, [[seen(300, 560, "3B")]])
+    unseen = int(CONFIG.settle_s * FPS) + 3
+    assert unseen < CONFIG.absent_s * FPS  # still tracked
+    feed(tracker, [[]] * unseen, start=0.1)
+    state = feed(tracker, [[seen(301, 561, "3B")]] * 3, start=0.1 + unseen / FPS)
+    assert state.placed() == ()
+    state = feed(tracker, [[seen(302, 560, "3B")]] * 2, start=0.4 + unseen / FPS)
+    assert len(state.placed()) == 1  # seen lying still for settle_s: placed, the same card
+    assert state.placed()[0].id == 1
+
+
 def test_a_hand_over_a_card_does_not_remove_it(seen):
     tracker = Tracker(CONFIG)
     state = feed(tracker, [[seen(300, 300, "1C")]] * 6)

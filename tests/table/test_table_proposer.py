@@ -300,6 +300,23 @@ def test_a_card_laid_touching_one_lying_there_leaves_both_proposed() -> None:
         assert max(iou(r.corners, card) for r in readings) > 0.85
 
 
+def test_a_card_known_to_lie_there_is_not_read_again_from_a_row_while_an_arm_reaches_in() -> None:
+    """Two cards side by side are cut as a row; while a hand reaches in (it may cover the card, or
+    bring the next one over it) the row's card on the one known to lie there is not proposed, so it
+    is not read again half covered; once the hand is gone it is."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    left = _card(first, (430, 450), 0, (40, 40, 180))
+    both = first.copy()
+    _card(both, (430 + min(CARD_MM), 450), 0, (170, 60, 30))
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4 + [both] * 5)
+    reaching = [proposer.propose(_reaching(both, i)) for i in range(3)]
+    assert all(max((iou(r.corners, left) for r in readings), default=0.0) < 0.5 for readings in reaching)
+    after = _last_proposals(proposer, [both] * 2)
+    assert max(iou(r.corners, left) for r in after) > 0.85
+
+
 def test_two_cards_tossed_onto_a_card_before_the_table_lies_still_are_both_found() -> None:
     profile, empty = _square_table()
     first = empty.copy()
