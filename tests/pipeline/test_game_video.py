@@ -276,7 +276,7 @@ def test_sensor_noise_grains_each_frame_anew_and_leaves_the_film_otherwise_the_s
 
 
 def test_of_two_things_lying_the_later_can_be_taken_back_first():
-    """brisca-2 seed 966: two phones lie beside their players from 88.8 s, and the second set down is
+    """brisca-2 seed 966: two phones lie beside the same player from 88.8 s, and the second set down is
     taken back first."""
     from companion.datasets.game_video import GameFilm, VideoSpec
 
