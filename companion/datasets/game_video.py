@@ -53,6 +53,8 @@ CRF = 28
 #: :data:`MOST_THINGS` lie on the table at once, and each is taken back after a few plays.
 THING_CHANCE = 0.15
 MOST_THINGS = 2
+#: The table fills this share of the frame's shorter side.
+TABLE_SHARE = 0.9
 #: The steepest camera tilt filmed (degrees off vertical), as a phone propped at the table's edge.
 MAX_TILT = 45.0
 
@@ -96,7 +98,7 @@ class _Sprite:
     angle: float
     width: float = CARD_MM[0]  # mm
     aspect: float = CARD_ASPECT
-    shadow: bool = True  # drawn with a card's drop shadow
+    card_edges: bool = True  # drawn as a card is, with a rectangle's drop shadow and cardboard edge
 
 
 @dataclass(eq=False)  # one thing is not another of the same looks
@@ -185,7 +187,7 @@ class GameFilm:
     @property
     def _px_per_mm(self) -> float:
         """About how many frame pixels a mm of the table spans."""
-        return _table_depth_px(self.spec) / 0.9 / self.spec.table_mm[1]
+        return _table_depth_px(self.spec) / TABLE_SHARE / self.spec.table_mm[1]
 
     def _camera(self, rng: np.random.Generator, w: int, h: int, players: int) -> TableProfile:
         """A slightly tilted overhead view, or one ``spec.tilt`` degrees off vertical: the table
@@ -216,9 +218,9 @@ class GameFilm:
 
     def _draw_card(self, canvas: np.ndarray, sprite: _Sprite) -> None:
         corners = self._corners_px(sprite)
-        if sprite.shadow:
+        if sprite.card_edges:
             drop_shadow(canvas, corners, (2.0, 3.0), 2.5, 0.3)
-        place_card(canvas, sprite.image, corners, (0.6, 1.2) if sprite.shadow else (0.0, 0.0))
+        place_card(canvas, sprite.image, corners, (0.6, 1.2) if sprite.card_edges else (0.0, 0.0))
 
     def _static_layer(self) -> np.ndarray:
         if self._static is None:
@@ -450,7 +452,7 @@ class GameFilm:
             rng.uniform(0, 2 * np.pi),
             width,
             image.shape[0] / image.shape[1],
-            shadow=kind in ("phone", "pad"),
+            card_edges=kind in ("phone", "pad"),
         )
         yield from self._gesture(sprite.centre.copy(), target, 0.6, [sprite], seat, rng)
         self._things.append(_Thing(kind, sprite, seat, int(rng.integers(2, 12))))
@@ -545,10 +547,10 @@ class GameFilm:
 
 
 def _table_depth_px(spec: VideoSpec) -> float:
-    """How high the table stands in the frame (px): 90% of the frame's shorter side, unless a wide
-    table would then overflow the frame's width."""
+    """How high the table stands in the frame (px): :data:`TABLE_SHARE` of the frame's shorter side,
+    unless a wide table would then overflow the frame's width."""
     w, h = spec.size
-    return min(min(w, h) * 0.9, w * 0.9 * spec.table_mm[1] / spec.table_mm[0])
+    return min(min(w, h), w * spec.table_mm[1] / spec.table_mm[0]) * TABLE_SHARE
 
 
 def _seen_tilted(

@@ -7,6 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.datasets.decks import rounded_alpha
+
 #: Resolution of the drawn things (px per mm).
 PX_PER_MM = 2.0
 #: What can be set down.
@@ -20,43 +22,29 @@ def draw_thing(rng: np.random.Generator, kind: str) -> tuple[np.ndarray, float]:
     return image, image.shape[1] / PX_PER_MM
 
 
-def _canvas(width_mm: float, height_mm: float) -> np.ndarray:
-    return np.zeros((round(height_mm * PX_PER_MM), round(width_mm * PX_PER_MM), 4), np.uint8)
-
-
-def _rounded_rect(image: np.ndarray, inset: float, radius: float, colour: tuple[float, ...]) -> None:
-    """Fill a rectangle ``inset`` px inside ``image`` with corners of ``radius`` px, in ``colour`` (BGRA)."""
-    h, w = image.shape[:2]
-    x0, y0, x1, y1 = inset, inset, w - 1 - inset, h - 1 - inset
-    r = max(1.0, min(radius, (x1 - x0) / 2, (y1 - y0) / 2))
-    mask = np.zeros((h, w), np.uint8)
-    cv2.rectangle(mask, (round(x0 + r), round(y0)), (round(x1 - r), round(y1)), 255, -1)
-    cv2.rectangle(mask, (round(x0), round(y0 + r)), (round(x1), round(y1 - r)), 255, -1)
-    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x1 - r, y1 - r), (x0 + r, y1 - r)):
-        cv2.circle(mask, (round(cx), round(cy)), round(r), 255, -1, cv2.LINE_AA)
-    image[mask > 0] = colour
+def _canvas(width_mm: float, height_mm: float, channels: int = 4) -> np.ndarray:
+    return np.zeros((round(height_mm * PX_PER_MM), round(width_mm * PX_PER_MM), channels), np.uint8)
 
 
 def _phone(rng: np.random.Generator) -> np.ndarray:
     """A phone face up (its dark screen catching a sheen) or face down (a coloured case)."""
-    image = _canvas(rng.uniform(68, 78), rng.uniform(142, 162))
-    radius = 9 * PX_PER_MM
+    image = _canvas(rng.uniform(68, 78), rng.uniform(142, 162), channels=3)
+    h, w = image.shape[:2]
     if rng.random() < 0.5:
-        _rounded_rect(image, 0, radius, (25, 25, 28, 255))
-        _rounded_rect(image, 2.5 * PX_PER_MM, radius * 0.8, (40, 34, 30, 255))
-        h, w = image.shape[:2]
+        image[:] = (25, 25, 28)
+        inset = round(2.5 * PX_PER_MM)
+        screen = image[inset:-inset, inset:-inset]
+        screen[:] = (40, 34, 30)
         sheen = np.clip(
             1 - np.abs(np.arange(w)[None, :] + np.arange(h)[:, None] * 0.4 - w * 0.7) / (w * 0.5), 0, 1
         )
-        screen = image[:, :, 3] > 0
-        lift = (sheen * rng.uniform(20, 50))[screen]
-        image[screen, :3] = np.clip(image[screen, :3] + lift[:, None], 0, 255).astype(np.uint8)
+        lifted = image + sheen[:, :, None] * rng.uniform(20, 50)
+        image[:] = np.clip(lifted, 0, 255).astype(np.uint8)
     else:
-        case = rng.uniform(30, 220, 3)
-        _rounded_rect(image, 0, radius, (*case, 255))
-        lens = (round(image.shape[1] * 0.28), round(image.shape[0] * 0.12))
-        cv2.circle(image, lens, round(6 * PX_PER_MM), (20, 20, 20, 255), -1, cv2.LINE_AA)
-    return image
+        image[:] = rng.uniform(30, 220, 3)
+        lens = (round(w * 0.28), round(h * 0.12))
+        cv2.circle(image, lens, round(6 * PX_PER_MM), (20, 20, 20), -1, cv2.LINE_AA)
+    return rounded_alpha(image, 9 * PX_PER_MM / w)
 
 
 def _glass(rng: np.random.Generator) -> np.ndarray:

@@ -280,8 +280,10 @@ class ChangeProposer:
         is that card, but read while a hand or the card it brings half covers it, it may be read as
         another."""
         gaps = nearest_gaps([box.center for box in rows], known)
-        on = 0.0 if reaching else SAME_CARD * min(self._card)
-        return [box for box, gap in zip(rows, gaps, strict=True) if gap > near or gap <= on]
+        on = SAME_CARD * min(self._card)
+        return [
+            box for box, gap in zip(rows, gaps, strict=True) if gap > near or (gap <= on and not reaching)
+        ]
 
     def _layers(self, contour: np.ndarray) -> list[Layer]:
         """The cards of a blob of what changed while the table moved: one card, whose convex hull
