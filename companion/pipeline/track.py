@@ -11,6 +11,8 @@ brought it crossed the table's edge (the arm seen lately whose tip came nearest 
 player who put it there, wherever on the table it lies. A card seen arriving on a pile (found when
 the table lay still again) is a new card, placed at once (the pile lay still for it to be found; the
 next player's card may cover it a moment later), and replaces the unplaced card seen moving near it.
+A card lying still does not jump: a reading over ``jump_radius`` from a placed card and surely
+another card is a card brought there while that one went unseen, and starts a track of its own.
 """
 
 from __future__ import annotations
@@ -133,6 +135,15 @@ class _Track:
             and (mine != theirs)
         )
 
+    def left_for(self, reading: Reading, config: TrackConfig) -> bool:
+        """Whether ``reading``, over half a card's width from where this placed card lay and surely
+        another card, is a card brought there while this one went unseen (a card lying still does not
+        jump so far; a jolt of the camera moves it, but it is read as itself)."""
+        identity = self.identity()
+        far = np.linalg.norm(np.asarray(reading.center) - self.position) > config.jump_radius
+        other = reading.card is not None and (not identity or reading.card != identity[0][0])
+        return self.placed and far and other and reading.confidence >= config.switch_confidence
+
     def snapshot(self) -> TableCard:
         return TableCard(
             id=self.id,
@@ -201,11 +212,11 @@ class Tracker:
         for distance, i, j in pairs:
             if distance > config.match_radius:
                 break
-            if i in used_readings or j in used_tracks or readings[i].arrived:
+            track, reading = self._tracks[j], readings[i]
+            if i in used_readings or j in used_tracks or reading.arrived or track.left_for(reading, config):
                 continue
             used_readings.add(i)
             used_tracks.add(j)
-            track, reading = self._tracks[j], readings[i]
             if track.contradicted_by(reading, config):
                 track.switch_run += 1
                 if track.switch_run >= config.switch_sightings:

@@ -60,6 +60,10 @@ SHADE_MARGIN = 16
 MAX_PEEL_CARDS = 4
 #: Fragments (parts of a card smaller than a card) tried for merging, largest first.
 MAX_FRAGMENTS = 12
+#: How well (0..1, :meth:`ChangeProposer._side_fit`) a row of three or more cards side by side must
+#: fit: cards laid in such a row with care fit it closely, while a phone, three cards' short sides
+#: long and a fifth shorter than a card, fits one loosely (0.1 to 0.4) and was read as a card.
+LONG_ROW_FIT = 0.5
 
 
 @dataclass(frozen=True)
@@ -351,7 +355,7 @@ class ChangeProposer:
                 if fit > best[0]:
                     best = (fit, count, along, across, axis, row_is_w)
         fit, count, along, across, axis, row_is_w = best
-        if fit <= 0:
+        if fit <= 0 or (count >= 3 and fit < LONG_ROW_FIT):
             return []
         step = along / count
         boxes = []

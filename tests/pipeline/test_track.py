@@ -94,6 +94,36 @@ def test_another_card_put_where_one_lay_is_a_new_card(seen):
     assert new.id != old.id and new.card == Card.parse("7B")
 
 
+def test_a_card_brought_near_a_placed_card_that_went_unseen_is_a_new_card(seen):
+    """A card misread as the 4 of swords lay still beside the play area; it went unseen, and the next
+    card brought in, surely the knight of coins, showed up within match_radius but over half a card's
+    width from it. A card lying still does not jump so far: it is a new card, watched until it rests,
+    with nothing of the 4 of swords in its identity."""
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(293, 178, "4E", 0.4, ("11O", 0.1))]] * 6)
+    (stray,) = state.placed()
+    jump = (318 - 293, 213 - 178)
+    assert CONFIG.jump_radius < (jump[0] ** 2 + jump[1] ** 2) ** 0.5 <= CONFIG.match_radius
+    state = feed(tracker, [[]] * 5, start=0.6)
+    state = feed(tracker, [[seen(318, 213, "11O")]], start=1.1)
+    (brought,) = [card for card in state.cards if card.id != stray.id]
+    assert not brought.placed and brought.card == Card.parse("11O")
+    assert brought.probability(Card.parse("4E")) == 0.0
+    state = feed(tracker, [[seen(318, 213, "11O")]] * 8, start=1.2)  # till the stray is gone
+    assert [(c.id, c.card) for c in state.placed()] == [(brought.id, Card.parse("11O"))]
+
+
+def test_a_placed_card_read_as_itself_over_half_its_width_off_is_the_same_card(seen):
+    """A jolt of the camera shifts every card on the table at once; each is still read as itself,
+    so each stays the card it was, placed."""
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(300, 300, "3B"), seen(420, 300, "7C", 0.8, ("7E", 0.1))]] * 6)
+    before = {card.id: card.card for card in state.placed()}
+    state = feed(tracker, [[seen(335, 300, "3B"), seen(455, 300, "7C", 0.8, ("7E", 0.1))]], start=0.6)
+    assert {card.id: card.card for card in state.placed()} == before
+    assert len(state.cards) == 2
+
+
 def test_identity_is_fused_over_frames_so_one_misread_does_not_win(seen):
     tracker = Tracker(CONFIG)
     frames = [[seen(200, 200, "12O", 0.6, ("11O", 0.3))]] * 5

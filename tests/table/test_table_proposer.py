@@ -63,6 +63,23 @@ def test_cards_side_by_side_are_split_by_the_known_card_size() -> None:
         assert max(iou(r.corners, card) for r in readings) > 0.75
 
 
+@pytest.mark.parametrize(("width", "length"), [(77, 160), (78, 162)])
+def test_a_phone_three_cards_long_is_no_row_of_three_cards(width: int, length: int) -> None:
+    """The largest phones set down beside the play area (77-78 by 160-162 mm) are as long as three
+    cards side by side and a fifth shorter than a card: they fit a row of three only loosely, and are
+    not cut into one (the third card of such a row, half phone and half cloth, was read as a card and
+    played)."""
+    profile, empty = _square_table()
+    frame = empty.copy()
+    frame[300 : 300 + width, 200 : 200 + length] = (28, 26, 25)  # the phone, lying across
+    frame[600:696, 419:481] = 240  # and one card on the table
+    readings = ChangeProposer(profile, empty).propose(frame)
+    centres = [tuple(reading.corners.mean(axis=0)) for reading in readings]
+    on_phone = [(x, y) for x, y in centres if 200 <= x <= 200 + length and 300 <= y <= 300 + width]
+    assert len(on_phone) < 3
+    assert [c for c in centres if c not in on_phone] == [pytest.approx((450, 648), abs=2)]
+
+
 def test_a_card_cut_in_two_by_a_cloth_coloured_band_is_merged_back() -> None:
     profile, empty = _square_table()
     frame = empty.copy()
