@@ -8,7 +8,7 @@ cloth, where a shift of a pixel changes every square's edge). Changed regions ar
 morphology; each contour's minimum-area rectangle is kept when its sides match the known card
 size, split when it holds a row of cards; a blob of cards that touch or overlap at other angles is
 searched card by card (:mod:`companion.table.peel`), and small fragments that together make one
-card are merged.
+card are merged (one ragged fragment too: a white card on a checked cloth's white squares).
 A card tossed onto other cards is found from what changed between two moments the play area
 lay still (:mod:`companion.table.layers`). A blob that touches the table's edge is an arm reaching
 in and is not a card, but it says from which side of the table someone reaches in: it comes back
@@ -386,13 +386,15 @@ class ChangeProposer:
         return boxes
 
     def _merged(self, fragments: list[np.ndarray]) -> list[_Box]:
-        """Boxes made of two or three fragments, near each other, that together have a card's size."""
+        """Boxes made of one to three fragments, near each other, whose convex hull has a card's size:
+        a card cut by a band of the cloth's colour, or a white card on a checked cloth, which differs
+        from it only over the dark squares (one ragged piece)."""
         fragments = sorted(fragments, key=cv2.contourArea, reverse=True)[:MAX_FRAGMENTS]
         centres = [fragment.reshape(-1, 2).mean(axis=0) for fragment in fragments]
         reach = float(np.hypot(*self._card))
         boxes: list[_Box] = []
         used: set[int] = set()
-        for count in (2, 3):
+        for count in (1, 2, 3):
             for group in combinations(range(len(fragments)), count):
                 if used.intersection(group) or any(
                     np.linalg.norm(centres[a] - centres[b]) > reach for a, b in combinations(group, 2)

@@ -517,6 +517,20 @@ def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
     assert [iou(r.corners, over) > 0.8 for r in readings if r.arrived] == [True]
 
 
+@pytest.mark.parametrize(("centre", "angle"), [((450, 450), 45), ((462, 450), 60)])
+def test_a_white_card_lying_alone_on_a_checked_cloth_is_found_from_its_ragged_change(
+    centre: tuple[int, int], angle: float
+) -> None:
+    """Where its white lies on white squares nothing differs from the empty table: what changed is
+    one ragged piece, smaller than a card, whose convex hull has the card's outline."""
+    profile, empty = _checked_table()
+    frame = empty.copy()
+    card = _card(frame, centre, angle, (235, 235, 235))  # all white, like an ace's face
+    cv2.circle(frame, centre, 12, (30, 120, 200), -1)  # its one pip
+    readings = ChangeProposer(profile, empty).propose(frame)
+    assert [iou(r.corners, card) > 0.8 for r in readings] == [True]
+
+
 def test_a_white_card_laid_on_a_checked_cloth_beside_a_thin_edge_of_shadow_that_moved_is_found() -> None:
     """As the card comes, the edge of someone's shadow moves over the squares below it: a thin tail
     of what changed, joined to the ragged change the card makes, and no card fits the two."""
