@@ -16,7 +16,7 @@ class TrackConfig:
     match_radius: float = 45.0  # a reading this close to a card is that card
     fusion_frames: int = 10  # identity: a mean over the first frames, then a running mean this long
     still_radius: float = 8.0  # movement below this counts as lying still
-    jump_radius: float = 30.0  # a placed card seen this far off (half a width), surely another: another
+    jump_radius: float = 30.0  # a reading this far from a placed card, surely another, is a new card
     settle_s: float = 0.35  # a card lying still this long counts as placed
     min_sightings: int = 3  # and must have been seen lying still in at least this many frames
     absent_s: float = 1.2  # unseen this long (a hand over it is shorter): removed
