@@ -139,10 +139,12 @@ class _Track:
         """Whether ``reading``, over half a card's width from where this placed card lay and surely
         another card, is a card brought there while this one went unseen (a card lying still does not
         jump so far; a jolt of the camera moves it, but it is read as itself)."""
-        identity = self.identity()
-        far = np.linalg.norm(np.asarray(reading.center) - self.position) > config.jump_radius
-        other = reading.card is not None and (not identity or reading.card != identity[0][0])
-        return self.placed and far and other and reading.confidence >= config.switch_confidence
+        if not self.placed or reading.card is None or reading.confidence < config.switch_confidence:
+            return False
+        if np.linalg.norm(np.asarray(reading.center) - self.position) <= config.jump_radius:
+            return False
+        identity = self.identity()  # ranked over every card seen: only for the rare sure jump
+        return not identity or reading.card != identity[0][0]
 
     def snapshot(self) -> TableCard:
         return TableCard(

@@ -62,7 +62,8 @@ MAX_PEEL_CARDS = 4
 MAX_FRAGMENTS = 12
 #: How well (0..1, :meth:`ChangeProposer._side_fit`) a row of three or more cards side by side must
 #: fit: cards laid in such a row with care fit it closely, while a phone, three cards' short sides
-#: long and a fifth shorter than a card, fits one loosely (0.1 to 0.4) and was read as a card.
+#: long and a fifth shorter than a card, fits one loosely (0.06 to 0.39 in a rendered game) and was
+#: read as a card.
 LONG_ROW_FIT = 0.5
 
 
