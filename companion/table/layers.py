@@ -21,7 +21,10 @@ table): where the whole picture moved together by a few pixels, and nothing else
 moved; what changed since the last still moment is then measured against that moment's picture
 moved likewise, where that explains more. Pictures of different moments are compared in the same
 light (:func:`companion.table.light.in_one_light`): a lamp switched on, or the camera's exposure
-following it, moves no card.
+following it, moves no card. Nor does a card's fine print seen a pixel off (the camera's grain, its
+video compression): what a shift of a pixel explains is no change between two still moments
+(:func:`companion.table.proposer.steady_distance`), or the figure of a card under the one tossed
+would be joined to it.
 
 Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
 is remembered until its place changes or nothing lies there: a card pieced together from a blob
@@ -120,10 +123,11 @@ def share_inside(mask: np.ndarray, corners: np.ndarray) -> float:
 class PileLayers:
     """Remembers the cards found between still moments of the table (rectified table px).
 
-    ``card`` is a card's size (px); ``area`` the mask (0/255) of where piles lie; ``changes(a, b)``
-    the proposer's mask (0/255) of what differs between two rectified frames; ``cards_of(contour)``
-    the card rectangles that fit a blob (one card, or the cards of a blob of several, when two came
-    before the table lay still again).
+    ``card`` is a card's size (px); ``area`` the mask (0/255) of where piles lie; ``changes(a, b,
+    steady)`` the proposer's mask (0/255) of what differs between two rectified frames (``steady``:
+    less what a shift of a pixel explains, for the cards that came between two still moments);
+    ``cards_of(contour)`` the card rectangles that fit a blob (one card, or the cards of a blob of
+    several, when two came before the table lay still again).
     """
 
     def __init__(
@@ -131,7 +135,7 @@ class PileLayers:
         settled: np.ndarray,
         card: tuple[float, float],
         area: np.ndarray,
-        changes: Callable[[np.ndarray, np.ndarray], np.ndarray],
+        changes: Callable[[np.ndarray, np.ndarray, bool], np.ndarray],
         cards_of: Callable[[np.ndarray], list[Layer]],
     ) -> None:
         self._settled = settled
@@ -176,20 +180,22 @@ class PileLayers:
         a card sliding on a plain cloth is no jolt, the rest of the table did not move with it)."""
         limit = STILL_SHARE * self._card_area
         before, now = in_one_light(before, now)
-        if np.count_nonzero(self._changes(before, now) & self._area) < limit:
+        if np.count_nonzero(self._changes(before, now, False) & self._area) < limit:
             return True
         moved = aligned(before, now)
-        return moved is not before and np.count_nonzero(self._changes(moved, now) & self._inner) < limit
+        return moved is not before and (
+            np.count_nonzero(self._changes(moved, now, False) & self._inner) < limit
+        )
 
     def _since_settled(self, table: np.ndarray) -> np.ndarray:
         """What changed where piles lie since the table last lay still: against the picture then, or,
         where that explains more, against it moved by a jolt of the camera since."""
         settled, table = in_one_light(self._settled, table)
-        plain = self._changes(settled, table) & self._area
+        plain = self._changes(settled, table, True) & self._area
         shifted = aligned(settled, table)
         if shifted is settled:  # no jolt since
             return plain
-        moved = self._changes(shifted, table) & self._area
+        moved = self._changes(shifted, table, True) & self._area
         return moved if np.count_nonzero(moved) < np.count_nonzero(plain) else plain
 
     def forget_near(self, centres: Sequence[tuple[float, float]], distance: float) -> None:
@@ -205,7 +211,7 @@ class PileLayers:
         card passing over a pile would be read as its cards."""
         if not self.layers:
             return []
-        since = self._changes(*in_one_light(self._settled, table))
+        since = self._changes(*in_one_light(self._settled, table), False)
         return [
             layer
             for layer in self.layers

@@ -170,12 +170,31 @@ class ChangeProposer:
         again = self._different(table, moved)
         return (moved, again) if np.count_nonzero(again) < np.count_nonzero(different) / 2 else None
 
-    def _difference(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    def _difference(self, first: np.ndarray, second: np.ndarray, steady: bool = False) -> np.ndarray:
         """The mask (0/255) of pixels that differ between two rectified frames, cleaned; a shadow
         in one and not the other is no difference (someone leaning over the table is no arm
-        reaching in, nor a card moved)."""
+        reaching in, nor a card moved); ``steady``, neither is what a shift of a pixel explains
+        (:func:`steady_distance`)."""
         different = self._different(first, second)
+        if steady:
+            different = self._steady(first, second, different)
         return _cleaned(_unshaded(different, first, second, self._pile_mask, True, self._card_area))
+
+    def _steady(self, first: np.ndarray, second: np.ndarray, different: np.ndarray) -> np.ndarray:
+        """``different``, the mask of pixels that differ between two rectified frames, less those
+        whose difference a shift of a pixel explains; looked at only around what differs (the
+        steady distance is never the larger)."""
+        points = cv2.findNonZero(different)
+        if points is None:
+            return different
+        x, y, w, h = cv2.boundingRect(points)
+        margin = 3  # the median's reach and the shift
+        x, y = max(0, x - margin), max(0, y - margin)
+        around = np.s_[y : y + h + 2 * margin, x : x + w + 2 * margin]
+        distance = cv2.medianBlur(steady_distance(first[around], second[around]), 5)
+        steady = np.zeros_like(different)
+        steady[around] = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
+        return steady
 
     def _different(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """The mask (0/255) of pixels whose colour differs between two rectified frames."""
@@ -439,6 +458,26 @@ def colour_distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """Per pixel, the largest difference of any colour channel between two BGR pictures (0..255)."""
     blue, green, red = cv2.split(cv2.absdiff(first, second))
     return cv2.max(cv2.max(blue, green), red)
+
+
+def steady_distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Per pixel, the colour distance of two BGR pictures less what a shift of a pixel explains:
+    the smallest distance from each picture's pixel to the other's pixels around it, the larger of
+    the two ways. A card's fine print seen a fraction of a pixel off (the camera's grain, its
+    video compression) is no change; a card tossed onto it is."""
+    height, width = first.shape[:2]
+    padded = [cv2.copyMakeBorder(x, 1, 1, 1, 1, cv2.BORDER_REPLICATE) for x in (first, second)]
+    ways = [
+        np.min(
+            [colour_distance(picture, other[dy : dy + height, dx : dx + width]) for dy, dx in _SHIFTS], axis=0
+        )
+        for picture, other in ((second, padded[0]), (first, padded[1]))
+    ]
+    return cv2.max(*ways)
+
+
+#: The shifts (rows, columns, from -1 to 1 each, as offsets into a picture padded by one pixel).
+_SHIFTS = [(dy, dx) for dy in range(3) for dx in range(3)]
 
 
 def _unshaded(

@@ -13,7 +13,7 @@ from table_scenes import SIZE_MM, card_corners_mm, render
 from companion.table.layers import aligned
 from companion.table.markers import find_markers
 from companion.table.profile import CARD_MM, TableProfile, profile_from_corners, profile_from_markers
-from companion.table.proposer import ChangeProposer
+from companion.table.proposer import ChangeProposer, ProposerConfig, colour_distance, steady_distance
 from companion.vision.readings import Face, Reading
 
 cv2.setNumThreads(1)
@@ -515,6 +515,55 @@ def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
     proposer = ChangeProposer(profile, empty)
     readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
     assert [iou(r.corners, over) > 0.8 for r in readings if r.arrived] == [True]
+
+
+def _figure(frame: np.ndarray, centre: tuple[float, float], angle: float, off: int = 0) -> None:
+    """Draw a court card (1 px per mm) whose figure is finely shaded in two colours, the figure
+    seen ``off`` px down and right of where it is (a picture's grain and compression differ from
+    frame to frame; the card itself does not move)."""
+    cv2.fillConvexPoly(
+        frame, np.round(cv2.boxPoints((centre, sorted(CARD_MM), angle))).astype(np.int32), (235,) * 3
+    )
+    inside = np.zeros(frame.shape[:2], np.uint8)
+    picture = cv2.boxPoints((centre, (CARD_MM[0] - 12, CARD_MM[1] - 12), angle))
+    cv2.fillConvexPoly(inside, np.round(picture).astype(np.int32), 255)
+    shade = cv2.GaussianBlur(np.random.default_rng(1).normal(0, 1, frame.shape[:2]), (0, 0), 1.5)
+    shade = np.clip(np.roll(shade, (off, off), axis=(0, 1)) / shade.std() / 2 + 0.5, 0, 1)[..., None]
+    ink = shade * np.float32((40, 40, 190)) + (1 - shade) * np.float32((190, 200, 60))
+    frame[inside > 0] = ink.astype(np.uint8)[inside > 0]
+
+
+@pytest.mark.parametrize("off", [1, 2])
+@pytest.mark.parametrize(("centre", "angle"), [((470, 440), 65), ((480, 455), 80), ((460, 430), 20)])
+def test_a_white_card_tossed_onto_a_figure_seen_a_pixel_off_on_a_checked_cloth_is_found(
+    centre: tuple[int, int], angle: float, off: int
+) -> None:
+    """Where its white lies on white squares nothing differs; where the figure under it shows, a
+    picture a pixel off differs all over the fine shading. Joined, the two fit no card, or one
+    pulled over the figure; what a shift of a pixel explains is no change, and the card is found."""
+    profile, empty = _checked_table()
+    first, pile = empty.copy(), empty.copy()
+    _figure(first, (430, 450), 10)
+    _figure(pile, (430, 450), 10, off)
+    over = _card(pile, centre, angle, (235, 235, 235))  # all white, like an ace's face
+    cv2.circle(pile, centre, 12, (30, 120, 200), -1)  # its one pip
+    proposer = ChangeProposer(profile, empty)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
+    assert [iou(r.corners, over) > 0.85 for r in readings if r.arrived] == [True]
+
+
+def test_a_picture_a_pixel_off_is_steady_and_a_card_tossed_onto_it_is_not() -> None:
+    """The steady distance leaves out what a shift of a pixel explains, and nothing else."""
+    picture = np.zeros((120, 120, 3), np.uint8)
+    _figure(picture, (60, 60), 0)
+    moved = np.roll(picture, (1, -1), axis=(0, 1))
+    inner = np.s_[10:-10, 10:-10]
+    assert colour_distance(picture, moved)[inner].max() > 60  # the shading differs all over
+    assert steady_distance(picture, moved)[inner].max() == 0
+    tossed = moved.copy()
+    cv2.rectangle(tossed, (40, 40), (80, 80), (235, 235, 235), -1)
+    changed = steady_distance(picture, tossed) > ProposerConfig.threshold
+    assert changed[42:79, 42:79].mean() > 0.95 and not changed[inner][:25].any()
 
 
 @pytest.mark.parametrize(("centre", "angle"), [((450, 450), 45), ((462, 450), 60)])
