@@ -10,9 +10,7 @@ forgets, so a card replaced under a hand shows through). A new card remembers wh
 brought it crossed the table's edge (the arm seen lately whose tip came nearest it): the side of the
 player who put it there, wherever on the table it lies. A card seen arriving on a pile (found when
 the table lay still again) is a new card, placed at once (the pile lay still for it to be found; the
-next player's card may cover it a moment later), and replaces the unplaced card seen moving near it;
-but a card does not arrive twice: one seen arriving within ``jump_radius`` of a placed card that is
-surely the card it is read as is that card, nudged before the pile lay still again.
+next player's card may cover it a moment later), and replaces the unplaced card seen moving near it.
 A card lying still does not jump: a reading over ``jump_radius`` from a placed card and surely
 another card is a card brought there while that one went unseen, and starts a track of its own.
 """
@@ -148,19 +146,6 @@ class _Track:
         identity = self.identity()  # ranked over every card seen: only for the rare sure jump
         return not identity or reading.card != identity[0][0]
 
-    def found_again(self, reading: Reading, config: TrackConfig) -> bool:
-        """Whether ``reading``, of a card seen arriving on a pile, is this placed card, surely itself,
-        read as it within ``jump_radius``: a card nudged before the piles lay still again is found
-        there anew, and a card does not arrive twice."""
-        if not self.placed or reading.card is None:
-            return False
-        if np.linalg.norm(np.asarray(reading.center) - self.position) > config.jump_radius:
-            return False
-        identity = self.identity()
-        return (
-            bool(identity) and identity[0][0] == reading.card and identity[0][1] >= config.switch_confidence
-        )
-
     def snapshot(self) -> TableCard:
         return TableCard(
             id=self.id,
@@ -230,9 +215,7 @@ class Tracker:
             if distance > config.match_radius:
                 break
             track, reading = self._tracks[j], readings[i]
-            if i in used_readings or j in used_tracks or track.left_for(reading, config):
-                continue
-            if reading.arrived and not track.found_again(reading, config):
+            if i in used_readings or j in used_tracks or reading.arrived or track.left_for(reading, config):
                 continue
             used_readings.add(i)
             used_tracks.add(j)

@@ -192,22 +192,6 @@ def test_a_card_seen_arriving_on_a_pile_is_a_new_card_not_the_one_under_it(seen)
     assert only.card == Card.parse("7B")
 
 
-def test_a_card_nudged_before_the_pile_lay_still_again_does_not_arrive_twice(seen):
-    """The five of coins came to rest and was placed; its player nudged it 8 mm, and the piles lay
-    still again only once the next card had come: both are seen arriving, the nudged card read
-    unsure as itself. It is the card placed there, moved; only the other card is new."""
-    from dataclasses import replace
-
-    tracker = Tracker(CONFIG)
-    state = feed(tracker, [[seen(352, 306, "5O")]] * 6)
-    (five,) = state.placed()
-    nudged = replace(seen(353, 314, "5O", 0.59, ("4O", 0.2)), arrived=True)
-    tossed = replace(seen(328, 291, "4O"), arrived=True)
-    state = feed(tracker, [[nudged, tossed]] + [[seen(353, 314, "5O", 0.59), seen(328, 291, "4O")]] * 6, 0.6)
-    assert sorted((c.id == five.id, str(c.card)) for c in state.cards) == [(False, "4O"), (True, "5O")]
-    assert all(c.placed for c in state.cards)
-
-
 def test_a_card_seen_arriving_replaces_the_card_seen_moving_there(seen):
     """A card carried onto a pile is seen (unplaced) before the table lies still, then seen
     arriving: the two are one card. The card under it, hidden by the arm for a while and seen again,
