@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from statistics import median
 from typing import Any
 
+from companion.cards import Card
 from companion.engine import GameRecord, GameState, replay
 from companion.pipeline.recognise import Recognised
 
@@ -22,8 +23,8 @@ def compare(
 ) -> dict[str, Any]:
     """Per-game figures: plays, leaders, winners, trump card and final score right; events
     flagged, wrong (a play, the trump card or a swap unlike the truth) and missed; the median
-    delay from a card coming to rest (``rest_times``, one per true play, in order) to the event
-    that played it."""
+    delay from a card coming to rest (``rest_times``, one per true play, in order) to the first
+    event that played that card (a phantom play before it shifts no other card's delay)."""
     expected = replay(truth)
     got = replay(seen) if seen is not None else None
     true_plays = [(seat, card) for trick in expected.tricks for seat, card in trick.plays]
@@ -32,8 +33,12 @@ def compare(
     pairs = list(zip(true_plays, seen_plays, strict=False))
     tricks = list(zip(expected.tricks, got.tricks if got else (), strict=False))
     mine = [e for e in events if e.kind in ENGINE_KINDS and e.game == 1]
-    plays = [e for e in mine if e.kind == "play"]
-    delays = [e.t - rest for e, rest in zip(plays, rest_times, strict=False)]
+    played_at: dict[Card | None, float] = {}
+    for event in mine:
+        if event.kind == "play":
+            played_at.setdefault(event.card, event.t)  # a card is played once: its first event
+    rests = zip(true_plays, rest_times, strict=False)
+    delays = [played_at[card] - rest for (_, card), rest in rests if card in played_at]
     true_swaps = Counter((s.seat, s.put) for s in expected.swaps)
     seen_swaps = Counter((s.seat, s.put) for s in got.swaps) if got else Counter()
     trump_wrong = got is not None and got.trump_card not in (None, expected.trump_card)

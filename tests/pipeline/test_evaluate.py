@@ -32,6 +32,18 @@ def test_a_perfect_reading_is_all_right():
     assert figures["median_delay_s"] == 0.5
 
 
+def test_each_card_s_delay_runs_to_the_event_that_played_it_whatever_came_between():
+    """A phantom play told early (a card that was never played) delays no true card."""
+    truth = random_game("brisca-2", seed=4)
+    rests = [float(i) for i, event in enumerate(truth.events) if event.type == "play"]
+    used = {e.card for e in truth.events if e.card is not None}
+    spare = next(c for c in (Card.parse(s) for s in ("8O", "9O", "8C", "9C")) if c not in used)
+    phantom = Recognised("play", 0.2, "", 0, spare, 0.1, "unsure")
+    figures = compare(truth, truth, [phantom, *recognised(truth)], rests)
+    assert figures["median_delay_s"] == 0.5
+    assert figures["delays_s"] == [0.5] * len(rests)
+
+
 def test_one_misread_card_counts_as_wrong_and_changes_the_score():
     truth = random_game("brisca-2", seed=4)
     events = list(truth.events)
