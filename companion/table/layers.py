@@ -16,7 +16,9 @@ after it cover, is no longer proposed.
 The table lies still, for its piles, when nothing moves where piles lie (the play area and a
 margin around it; each frame smoothed first, so a camera's grain is no motion) and no arm reaches
 there: a player drawing from the stock, which takes a while after each trick, does not hold the
-piles back, nor is the stock taken for one. Nor does a jolt of the camera (someone bumps the
+piles back, nor is the stock taken for one; nor does a score pad or a phone set down at the
+table's edge and reaching there, once it has lain still a while (it came in over the edge as an arm
+does). Nor does a jolt of the camera (someone bumps the
 table): where the whole picture moved together by a few pixels, and nothing else did, nothing
 moved; what changed since the last still moment is then measured against that moment's picture
 moved likewise, where that explains more. Pictures of different moments are compared in the same
@@ -51,6 +53,9 @@ from companion.vision.readings import polygon_iou
 SETTLE_FRAMES = 3
 #: Moving pixels, as a share of a card's area, below which a frame lies still.
 STILL_SHARE = 0.05
+#: Frames in a row a pixel must lie under what comes in over the table's edge to be part of a thing
+#: set down there, a score pad or a phone, and of no arm: a hand hovers over the piles far shorter.
+THING_FRAMES = 30
 #: The box (px) each frame is smoothed over before it is compared with the last for motion.
 SMOOTH = (5, 5)
 #: A layer is dropped when this share of it changed between two still moments.
@@ -152,6 +157,7 @@ class PileLayers:
         self.arrived: list[Layer] = []  # the layers found in this frame, the table having just settled
         self._whole_for: list[tuple[Layer, int]] = []  # cards seen whole now, and for how many frames
         self._recent: deque[np.ndarray] = deque(maxlen=SETTLE_FRAMES)  # the last frames, latest last
+        self._under_arms = np.zeros(area.shape, np.uint8)  # per pixel, frames in a row under an arm
 
     def update(
         self,
@@ -165,7 +171,7 @@ class PileLayers:
         contours of the arms reaching in, ``whole`` the cards whose outline it shows whole, ``seen``
         the cards found in it by other means (a detector), to explain what the change alone does not."""
         smooth = cv2.blur(table, SMOOTH)  # a noisy picture's grain is no motion
-        armed = any(self._reaches_piles(arm) for arm in arms)
+        armed = self._armed(arms)
         still = not armed and self._lies_still(self._previous, smooth)
         self._previous = smooth
         self._still_frames = self._still_frames + 1 if still else 0
@@ -173,6 +179,18 @@ class PileLayers:
         if self._still_frames == SETTLE_FRAMES:
             self._settle(table, changed, whole, seen)
         self._watch_whole(table, whole)
+
+    def _armed(self, arms: Sequence[np.ndarray]) -> bool:
+        """Whether an arm reaches where piles lie: something that came in over the table's edge covers
+        :data:`STILL_SHARE` of a card there, less the pixels it has covered :data:`THING_FRAMES`
+        frames in a row (a score pad set down at the edge and reaching the piles would hold them
+        back for good, and the cards of a trick taken away would be remembered)."""
+        under = _filled(self._area.shape, [], arms) > 0
+        self._under_arms = np.where(under, np.minimum(self._under_arms, THING_FRAMES - 1) + 1, 0).astype(
+            np.uint8
+        )
+        arm = under & (self._under_arms < THING_FRAMES) & (self._area > 0)
+        return np.count_nonzero(arm) >= STILL_SHARE * self._card_area  # not the thing's edge flickering
 
     def _lies_still(self, before: np.ndarray, now: np.ndarray) -> bool:
         """Whether next to nothing moved where piles lie between two smoothed frames, or nothing at
@@ -346,10 +364,6 @@ class PileLayers:
         inside = np.zeros(len(x), bool)
         inside[on_table] = self._area[y[on_table], x[on_table]] > 0
         return inside
-
-    def _reaches_piles(self, arm: np.ndarray) -> bool:
-        """Whether an arm's contour reaches where piles lie (an arm at the stock does not)."""
-        return bool(self._inside(arm).any())
 
     def _cards_in(self, difference: np.ndarray) -> list[Layer]:
         """The card rectangles that fit the blobs of ``difference`` lying inside the table, its

@@ -10,7 +10,7 @@ import pytest
 from measure_proposer import iou, measure
 from table_scenes import SIZE_MM, card_corners_mm, render
 
-from companion.table.layers import aligned
+from companion.table.layers import THING_FRAMES, aligned
 from companion.table.markers import find_markers
 from companion.table.profile import CARD_MM, TableProfile, profile_from_corners, profile_from_markers
 from companion.table.proposer import ChangeProposer, ProposerConfig, colour_distance, steady_distance
@@ -225,6 +225,25 @@ def test_a_card_tossed_onto_another_is_found_from_what_changed_while_the_table_l
     readings = proposer.propose(pile)
     assert max(iou(r.corners, over) for r in readings) > 0.85 and not any(r.arrived for r in readings)
     assert _last_proposals(proposer, [empty] * 4) == []  # the trick taken away
+
+
+def test_a_score_pad_set_down_at_the_tables_edge_does_not_hold_the_piles_back() -> None:
+    """A pad lying from the table's edge into the margin of the play area comes in over the edge as
+    an arm does; once it has lain there a while it is a thing set down, and the piles lie still
+    beside it: a card tossed onto another is found."""
+    profile, empty, first, pile, _, over = _pile_of_two()
+
+    def with_pad(frame: np.ndarray) -> np.ndarray:
+        padded = frame.copy()
+        cv2.rectangle(padded, (560, 0), (660, 300), (225, 230, 230), -1)
+        return padded
+
+    proposer = ChangeProposer(profile, empty)
+    frames = (
+        [empty] * 4 + [with_pad(empty)] * (THING_FRAMES + 2) + [with_pad(first)] * 4 + [with_pad(pile)] * 4
+    )
+    arrived = [r for frame in frames for r in proposer.propose(frame) if r.arrived]
+    assert any(iou(r.corners, over) > 0.85 for r in arrived)
 
 
 def _pips(frame: np.ndarray, centre: tuple[float, float], columns: tuple[float, ...], ink) -> np.ndarray:
