@@ -170,7 +170,7 @@ class ChangeProposer:
         again = self._different(table, moved)
         return (moved, again) if np.count_nonzero(again) < np.count_nonzero(different) / 2 else None
 
-    def _difference(self, first: np.ndarray, second: np.ndarray, steady: bool = False) -> np.ndarray:
+    def _difference(self, first: np.ndarray, second: np.ndarray, steady: bool) -> np.ndarray:
         """The mask (0/255) of pixels that differ between two rectified frames, cleaned; a shadow
         in one and not the other is no difference (someone leaning over the table is no arm
         reaching in, nor a card moved); ``steady``, neither is what a shift of a pixel explains
