@@ -175,30 +175,14 @@ class ChangeProposer:
         in one and not the other is no difference (someone leaning over the table is no arm
         reaching in, nor a card moved); ``steady``, neither is what a shift of a pixel explains
         (:func:`steady_distance`)."""
-        different = self._different(first, second)
-        if steady:
-            different = self._steady(first, second, different)
+        different = self._different(first, second, steady)
         return _cleaned(_unshaded(different, first, second, self._pile_mask, True, self._card_area))
 
-    def _steady(self, first: np.ndarray, second: np.ndarray, different: np.ndarray) -> np.ndarray:
-        """``different``, the mask of pixels that differ between two rectified frames, less those
-        whose difference a shift of a pixel explains; looked at only around what differs (the
-        steady distance is never the larger)."""
-        points = cv2.findNonZero(different)
-        if points is None:
-            return different
-        x, y, w, h = cv2.boundingRect(points)
-        margin = 3  # the median's reach and the shift
-        x, y = max(0, x - margin), max(0, y - margin)
-        around = np.s_[y : y + h + 2 * margin, x : x + w + 2 * margin]
-        distance = cv2.medianBlur(steady_distance(first[around], second[around]), 5)
-        steady = np.zeros_like(different)
-        steady[around] = cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
-        return steady
-
-    def _different(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-        """The mask (0/255) of pixels whose colour differs between two rectified frames."""
-        distance = cv2.medianBlur(colour_distance(first, second), 5)  # quiets noise, keeps edges
+    def _different(self, first: np.ndarray, second: np.ndarray, steady: bool = False) -> np.ndarray:
+        """The mask (0/255) of pixels whose colour differs between two rectified frames (``steady``:
+        by more than a shift of a pixel explains, :func:`steady_distance`)."""
+        distance = (steady_distance if steady else colour_distance)(first, second)
+        distance = cv2.medianBlur(distance, 5)  # quiets noise, keeps edges
         return cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
 
     def propose(self, frame: np.ndarray) -> list[Reading]:
@@ -460,6 +444,10 @@ def colour_distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(blue, green), red)
 
 
+#: The shifts (rows, columns, from -1 to 1 each, as offsets into a picture padded by one pixel).
+_SHIFTS = [(dy, dx) for dy in range(3) for dx in range(3)]
+
+
 def steady_distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """Per pixel, the colour distance of two BGR pictures less what a shift of a pixel explains:
     the smallest distance from each picture's pixel to the other's pixels around it, the larger of
@@ -474,10 +462,6 @@ def steady_distance(first: np.ndarray, second: np.ndarray) -> np.ndarray:
         for picture, other in ((second, padded[0]), (first, padded[1]))
     ]
     return cv2.max(*ways)
-
-
-#: The shifts (rows, columns, from -1 to 1 each, as offsets into a picture padded by one pixel).
-_SHIFTS = [(dy, dx) for dy in range(3) for dx in range(3)]
 
 
 def _unshaded(
