@@ -10,7 +10,9 @@ forgets, so a card replaced under a hand shows through). A new card remembers wh
 brought it crossed the table's edge (the arm seen lately whose tip came nearest it): the side of the
 player who put it there, wherever on the table it lies. A card seen arriving on a pile (found when
 the table lay still again) is a new card, placed at once (the pile lay still for it to be found; the
-next player's card may cover it a moment later), and replaces the unplaced card seen moving near it.
+next player's card may cover it a moment later), and replaces the unplaced card seen moving near it;
+but a card placed while the piles still moved, never seen arriving, that is found arriving within
+``jump_radius`` and read as itself is that card, nudged before the piles lay still again.
 A card lying still does not jump: a reading over ``jump_radius`` from a placed card and surely
 another card is a card brought there while that one went unseen, and starts a track of its own.
 """
@@ -86,6 +88,7 @@ class _Track:
     scores: dict[Card | None, float] = field(default_factory=dict)  # running mean of log-probabilities
     switch_run: int = 0
     brought_from: tuple[float, float] | None = None
+    arrived: bool = False  # seen arriving on a pile: the piles know it lies there
 
     def identity(self) -> tuple[tuple[Card, float], ...]:
         """The running geometric mean of the per-frame probabilities, normalised together with that
@@ -145,6 +148,18 @@ class _Track:
             return False
         identity = self.identity()  # ranked over every card seen: only for the rare sure jump
         return not identity or reading.card != identity[0][0]
+
+    def found_again(self, reading: Reading, config: TrackConfig) -> bool:
+        """Whether ``reading``, of a card seen arriving on a pile within ``jump_radius`` of this card and
+        read as it, is this card: placed while the piles still moved, so never seen arriving, and
+        nudged before they lay still again. (A card the piles know does not arrive again where it
+        lies; one tossed over it may be read as it, from the part of it the crop takes in.)"""
+        if not self.placed or self.arrived or reading.card is None:
+            return False
+        if np.linalg.norm(np.asarray(reading.center) - self.position) > config.jump_radius:
+            return False
+        identity = self.identity()
+        return bool(identity) and identity[0][0] == reading.card
 
     def snapshot(self) -> TableCard:
         return TableCard(
@@ -215,7 +230,9 @@ class Tracker:
             if distance > config.match_radius:
                 break
             track, reading = self._tracks[j], readings[i]
-            if i in used_readings or j in used_tracks or reading.arrived or track.left_for(reading, config):
+            if i in used_readings or j in used_tracks or track.left_for(reading, config):
+                continue
+            if reading.arrived and not track.found_again(reading, config):
                 continue
             used_readings.add(i)
             used_tracks.add(j)
@@ -226,6 +243,7 @@ class Tracker:
                 continue
             track.switch_run = 0
             track.absorb(reading, t, config)
+            track.arrived = track.arrived or reading.arrived
         return [reading for i, reading in enumerate(readings) if i not in used_readings]
 
     def _start(self, reading: Reading, t: float) -> _Track:
@@ -242,6 +260,7 @@ class Tracker:
         )
         self._next_id += 1
         track.absorb(reading, t, self.config)
+        track.arrived = reading.arrived
         track.placed = track.placed or reading.arrived  # the pile lay still for it to be found
         return track
 

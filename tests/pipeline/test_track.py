@@ -1,3 +1,5 @@
+import pytest
+
 from companion.cards import Card
 from companion.pipeline.config import TrackConfig
 from companion.pipeline.track import Tracker
@@ -190,6 +192,28 @@ def test_a_card_seen_arriving_on_a_pile_is_a_new_card_not_the_one_under_it(seen)
     assert all(c.placed for c in state.cards)
     (only,) = toss(arrived=False).cards  # taken for the card under it, which moved
     assert only.card == Card.parse("7B")
+
+
+@pytest.mark.parametrize("known_to_the_piles", [False, True])
+def test_a_card_nudged_before_the_piles_lay_still_is_not_played_twice(seen, known_to_the_piles):
+    """The five of coins came to rest and was placed while the piles still moved; its player nudged
+    it 8 mm, and the piles lay still again only once the next card had come: both are seen arriving,
+    the nudged card read unsure as itself. It is the card placed there, moved; only the four is new.
+    Had the piles seen the five arrive, a card seen arriving there and read as it is another card
+    tossed over it (its crop takes in the five)."""
+    from dataclasses import replace
+
+    tracker = Tracker(CONFIG)
+    first = seen(352, 306, "5O")
+    state = feed(tracker, [[replace(first, arrived=known_to_the_piles)]] + [[first]] * 6)
+    (five,) = state.placed()
+    nudged = replace(seen(353, 314, "5O", 0.59, ("4O", 0.2)), arrived=True)
+    tossed = replace(seen(328, 291, "4O"), arrived=True)
+    after = [seen(353, 314, "5O", 0.59), seen(328, 291, "4O")]
+    state = feed(tracker, [[nudged, tossed]] + [after] * 6, 0.6)
+    five_again = [c.id == five.id for c in state.cards if c.card == Card.parse("5O")]
+    assert sorted(five_again) == ([True] if not known_to_the_piles else [False, True])
+    assert len(state.placed()) == (2 if not known_to_the_piles else 3)
 
 
 def test_a_card_seen_arriving_replaces_the_card_seen_moving_there(seen):
