@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from companion.table.layers import SAME_CARD, Layer, PileLayers, aligned, far_from, nearest_gaps, share_inside
-from companion.table.light import channel_scalar, in_shade, light_gain
+from companion.table.light import CLIPPED, channel_scalar, in_shade, light_gain
 from companion.table.peel import STRIP_PX, Peeler
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reach, Reading, Sight
@@ -136,7 +136,8 @@ class ChangeProposer:
     def changed(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rectified frame and its mask of changed pixels (0/255), a shadow fallen on the table
         left out; refreshes the background where nothing changed, the shadows included, so that the
-        background never learns one."""
+        background never learns one, nor from a pixel clipped at the camera's brightest level (a
+        white square under a warm lamp, darkened back to the room's light, would be too dark)."""
         table = self._rectify(frame)
         if self._background is None:
             self._start(table)
@@ -149,7 +150,9 @@ class ChangeProposer:
             expected, different = jolted
         cleaned = _cleaned(different)
         if jolted is None:  # a jolted frame would teach the background its squares a pixel off
-            still = (cv2.dilate(cleaned, np.ones((7, 7), np.uint8)) == 0).astype(np.uint8)
+            brightest = cv2.dilate(table.max(axis=2), np.ones((3, 3), np.uint8))  # a clipped pixel's grain
+            unclipped = brightest < CLIPPED  # how bright it is in the room's light is not known
+            still = ((cv2.dilate(cleaned, np.ones((7, 7), np.uint8)) == 0) & unclipped).astype(np.uint8)
             unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
             cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         over_edge = _over_edge(cleaned)  # a shadow comes over the table's edge, as an arm does

@@ -884,6 +884,26 @@ def test_a_card_tossed_onto_another_is_found_as_a_lamp_is_switched_off() -> None
     assert iou(arrived[0].corners, over) > 0.85
 
 
+def test_a_checked_cloth_whose_white_clipped_under_a_lamp_is_no_change_once_it_is_switched_off() -> None:
+    """Under a warm lamp the white squares clip at the camera's brightest level: darkened back to
+    the room's light they would teach the background a white darker than the cloth's, and once the
+    lamp is off every white square would differ from it, for good (nothing there lies still
+    enough to teach it again). The camera's grain leaves some of the clipped pixels a little
+    darker than the brightest level."""
+    profile, empty = _checked_table()
+    grain = np.random.default_rng(8)
+
+    def seen(frame: np.ndarray) -> np.ndarray:  # a camera's grain, after the light clipped
+        return np.clip(frame + grain.normal(0, 8, frame.shape), 0, 255).astype(np.uint8)
+
+    proposer = ChangeProposer(profile, seen(empty))
+    for _ in range(120):  # a few seconds under the lamp
+        proposer.changed(seen(_lit(empty, LAMP_ON[-1])))
+    for _ in range(3):
+        _, mask = proposer.changed(seen(empty))
+    assert np.count_nonzero(mask) < 0.02 * mask.size
+
+
 def test_a_lamp_switched_on_over_a_still_pile_brings_no_card_and_loses_none() -> None:
     profile, empty, first, pile, _, over = _pile_of_two()
     proposer = ChangeProposer(profile, empty)
