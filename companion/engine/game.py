@@ -16,7 +16,7 @@ False
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.cards import Card
@@ -70,11 +70,14 @@ class Game(BiddingActions):
 
     # -- the generic forms every action uses -------------------------------------------
 
-    def check(self, event: Event) -> None:
-        """Raise IllegalAction if ``event`` would break the rules now."""
+    def check(self, event: Event, ignore: Collection[str] = ()) -> None:
+        """Raise IllegalAction if ``event`` would break the rules now (issues whose code is in
+        ``ignore`` aside)."""
         index = len(self._record.events)
         problems = [
-            issue.message for issue in replay(self._record.append(event)).issues if issue.event == index
+            issue.message
+            for issue in replay(self._record.append(event)).issues
+            if issue.event == index and issue.code not in ignore
         ]
         if problems:
             raise IllegalAction(f"{event.type} {event.to_dict()} refused: {'; '.join(problems)}")
@@ -86,10 +89,11 @@ class Game(BiddingActions):
             return False
         return True
 
-    def apply(self, event: Event, *, check: bool = True) -> Event:
-        """Append ``event`` (checked first unless ``check`` is false) and return it."""
+    def apply(self, event: Event, *, check: bool = True, ignore: Collection[str] = ()) -> Event:
+        """Append ``event`` (checked first unless ``check`` is false, ``ignore`` as for
+        :meth:`check`) and return it."""
         if check:
-            self.check(event)
+            self.check(event, ignore)
         self._record = self._record.append(event)
         self._state = None
         return event

@@ -17,7 +17,9 @@ from the side of the seat to play next: the last play is amended to it, and the 
 card is played again by the next seat; the log keeps both. A swap seen at the trump
 spot goes to the seat to play, a guess amended when another seat plays, surely read,
 the card it took. Where the play area reaches into the trump spot (many players), a
-card there is at the trump spot only near where the face-up trump card lay.
+card there is at the trump spot only near where the face-up trump card lay. The camera does not
+see the hands: a play is not refused for a hand never shown (open hands, ``brisca-descubierta``),
+which every card would be alike, though the engine still records it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ from companion.table.profile import Layout
 from companion.vision.readings import Face
 
 Alternatives = tuple[tuple[Card, float], ...]
+
+#: The engine's issues that no reading of a card can settle, since the camera does not see the hands.
+UNSEEN_HANDS = frozenset({"hand-unknown"})
 
 
 class Zones(Protocol):
@@ -560,7 +565,7 @@ class Recogniser:
         stamped = replace(event, t=round(t, 3), source="camera", confidence=round(choice.probability, 4))
 
         def action(game: Game) -> Event:
-            return game.apply(stamped, check=check)
+            return game.apply(stamped, check=check, ignore=UNSEEN_HANDS)
 
         self.session.apply(action, doubt=choice.doubt, alternatives=choice.alternatives)
 

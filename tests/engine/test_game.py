@@ -2,7 +2,8 @@
 
 import pytest
 
-from companion.engine import Game, replay
+from companion.cards import Card
+from companion.engine import Event, Game, replay
 from companion.errors import IllegalAction, MalformedInput
 
 
@@ -24,6 +25,17 @@ def test_actions_check_then_append(game):
     assert event.to_dict() == {"type": "play", "seat": 1, "card": "5C"}
     assert game.state.current == ((1, event.card),) and game.state.to_play == 0
     assert not game.can_play(0, "5C") and not game.can_turn_trump("4O")
+
+
+def test_a_check_may_set_aside_issues_by_their_code(game):
+    """Only the issues named are set aside: a play out of turn is still refused."""
+    event = Event("play", seat=0, card=Card.parse("5C"))
+    with pytest.raises(IllegalAction, match="seat 1 was to play"):
+        game.check(event, ignore={"bad-card"})
+    game.check(event, ignore={"out-of-turn"})
+    game.apply(event, ignore={"out-of-turn"})
+    assert game.record.events[-1] == event
+    assert [issue.code for issue in game.state.issues] == ["out-of-turn"]
 
 
 def test_swap_actions(game):

@@ -124,6 +124,19 @@ def test_a_doubtful_reading_is_flagged_with_alternatives_and_the_game_goes_on(se
     assert script.kinds()[-2:] == ["play", "trick"]
 
 
+def test_open_hands_the_camera_never_sees_flag_no_play_and_a_misread_is_still_corrected(seen):
+    """Brisca descubierta: the hands are shown, but not to the camera. Every card would be refused
+    alike for a hand never shown, so no play is flagged for it; the rules still correct a misread."""
+    script = Script(seen, rules="brisca-descubierta").put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "1C").hold(1).put("b", SPOT[1], "5C").hold(1).take("a", "b").hold(2)
+    script.put("c", SPOT[0], "1C", 0.6, ("1E", 0.35)).hold(1.5)
+    plays = [event for event in script.events if event.kind == "play"]
+    assert [str(event.card) for event in plays] == ["1C", "5C", "1E"]
+    assert all(event.doubt is None for event in plays)
+    assert script.session.view().flags == ()
+    assert {issue.code for issue in script.state.issues} == {"hand-unknown"}  # the record still says so
+
+
 def test_a_card_seen_only_briefly_is_not_played(seen):
     script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
     script.put("peek", SPOT[0], "1C").hold(0.2).take("peek").hold(2)
