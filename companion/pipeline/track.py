@@ -15,16 +15,13 @@ but a card placed while the piles still moved, never seen arriving, that is foun
 ``jump_radius`` and read as itself is that card, nudged before the piles lay still again.
 A card lying still does not jump: a reading over ``jump_radius`` from a placed card and surely
 another card is a card brought there while that one went unseen, and starts a track of its own.
-A card read surely as another where it lies, time after time, was replaced there (a trump card
-swapped); but not a card seen arriving on a pile: the card tossed over it covers part of it (the
-seven of coins whose top pip the knight covers reads as the six), and it stays what it was.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -240,9 +237,6 @@ class Tracker:
             used_readings.add(i)
             used_tracks.add(j)
             if track.contradicted_by(reading, config):
-                if track.arrived:  # not replaced where it lies on a pile: a card tossed over it covers part
-                    track.absorb(replace(reading, card=None, confidence=0.0, alternatives=()), t, config)
-                    continue
                 track.switch_run += 1
                 if track.switch_run >= config.switch_sightings:
                     self._tracks[j] = self._start(reading, t)  # the card was replaced in place

@@ -216,24 +216,6 @@ def test_a_card_nudged_before_the_piles_lay_still_is_not_played_twice(seen, know
     assert len(state.placed()) == (2 if not known_to_the_piles else 3)
 
 
-@pytest.mark.parametrize("on_a_pile", [False, True])
-def test_a_card_read_surely_as_another_where_it_lies_was_replaced_unless_it_arrived_on_a_pile(
-    seen, on_a_pile
-):
-    """The trump card swapped for the seven is read surely as the seven where it lay: replaced.
-    The seven of coins seen arriving on a pile, whose top pip the knight tossed over it covers, is
-    read surely as the six for longer than a card may go unseen: it stays the seven, and stays."""
-    from dataclasses import replace
-
-    tracker = Tracker(CONFIG)
-    first = seen(338, 359, "7O" if on_a_pile else "12C")
-    state = feed(tracker, [[replace(first, arrived=on_a_pile)]] + [[first]] * 6)
-    (card,) = state.placed()
-    other = seen(338, 359, "6O" if on_a_pile else "7C", 0.76)
-    (after,) = feed(tracker, [[other]] * round(2 * CONFIG.absent_s * FPS), 0.7).cards
-    assert (after.id == card.id, after.card == card.card) == ((True, True) if on_a_pile else (False, False))
-
-
 def test_a_card_seen_arriving_replaces_the_card_seen_moving_there(seen):
     """A card carried onto a pile is seen (unplaced) before the table lies still, then seen
     arriving: the two are one card. The card under it, hidden by the arm for a while and seen again,
