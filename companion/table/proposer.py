@@ -150,7 +150,8 @@ class ChangeProposer:
             expected, different = jolted
         cleaned = _cleaned(different)
         if jolted is None:  # a jolted frame would teach the background its squares a pixel off
-            brightest = cv2.dilate(table.max(axis=2), np.ones((3, 3), np.uint8))  # a clipped pixel's grain
+            # a pixel beside a clipped one too: the camera's grain leaves clipped pixels a little darker
+            brightest = cv2.dilate(_brightest_channel(table), np.ones((3, 3), np.uint8))
             unclipped = brightest < CLIPPED  # how bright it is in the room's light is not known
             still = ((cv2.dilate(cleaned, np.ones((7, 7), np.uint8)) == 0) & unclipped).astype(np.uint8)
             unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
@@ -511,3 +512,9 @@ def _cleaned(mask: np.ndarray) -> np.ndarray:
     """``mask`` (0/255) without specks, its small holes filled."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def _brightest_channel(picture: np.ndarray) -> np.ndarray:
+    """Each pixel's brightest colour channel (OpenCV: ten times faster than numpy's max over channels)."""
+    blue, green, red = cv2.split(picture)
+    return cv2.max(cv2.max(blue, green), red)
