@@ -257,10 +257,10 @@ class Tracker:
             still_since=t,
             last_seen=t,
             brought_from=self._brought_from(center),
+            arrived=reading.arrived,
         )
         self._next_id += 1
         track.absorb(reading, t, self.config)
-        track.arrived = reading.arrived
         track.placed = track.placed or reading.arrived  # the pile lay still for it to be found
         return track
 

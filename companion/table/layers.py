@@ -158,6 +158,7 @@ class PileLayers:
         self._whole_for: list[tuple[Layer, int]] = []  # cards seen whole now, and for how many frames
         self._recent: deque[np.ndarray] = deque(maxlen=SETTLE_FRAMES)  # the last frames, latest last
         self._under_arms = np.zeros(area.shape, np.uint8)  # per pixel, frames in a row under an arm
+        self._in_area = area > 0
 
     def update(
         self,
@@ -185,11 +186,14 @@ class PileLayers:
         :data:`STILL_SHARE` of a card there, less the pixels it has covered :data:`THING_FRAMES`
         frames in a row (a score pad set down at the edge and reaching the piles would hold them
         back for good, and the cards of a trick taken away would be remembered)."""
+        if not arms:
+            self._under_arms.fill(0)
+            return False
         under = _filled(self._area.shape, [], arms) > 0
         self._under_arms = np.where(under, np.minimum(self._under_arms, THING_FRAMES - 1) + 1, 0).astype(
             np.uint8
         )
-        arm = under & (self._under_arms < THING_FRAMES) & (self._area > 0)
+        arm = under & (self._under_arms < THING_FRAMES) & self._in_area
         return np.count_nonzero(arm) >= STILL_SHARE * self._card_area  # not the thing's edge flickering
 
     def _lies_still(self, before: np.ndarray, now: np.ndarray) -> bool:
@@ -362,7 +366,7 @@ class PileLayers:
         height, width = self._area.shape
         on_table = (x >= 0) & (x < width) & (y >= 0) & (y < height)
         inside = np.zeros(len(x), bool)
-        inside[on_table] = self._area[y[on_table], x[on_table]] > 0
+        inside[on_table] = self._in_area[y[on_table], x[on_table]]
         return inside
 
     def _cards_in(self, difference: np.ndarray) -> list[Layer]:
