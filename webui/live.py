@@ -87,15 +87,14 @@ def events() -> Response:
 
     def stream() -> Iterator[str]:
         yield f"retry: {retry}\n\n"
-        view = session.view()
-        if last_seen != str(view.revision):
-            yield _sse(view, render_part(part, view))
+        sent = last_seen
         while time.monotonic() < ends:  # then the browser reconnects: frees threads of vanished phones
+            view = session.view()
+            if str(view.revision) != sent:  # a notice may come for a revision already sent
+                sent = str(view.revision)
+                yield _sse(view, render_part(part, view))
             if subscription.wait(heartbeat) is None:
                 yield ": alive\n\n"  # finds phones that left, keeps proxies open
-                continue
-            view = session.view()
-            yield _sse(view, render_part(part, view))
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.call_on_close(lambda: session.unsubscribe(subscription))

@@ -8,6 +8,7 @@ from contextlib import closing
 import pytest
 from flask.testing import FlaskClient
 from webui_helpers import PLAYED
+from werkzeug.test import TestResponse
 
 from companion.engine import GameRecord
 from companion.session import LiveSession
@@ -15,7 +16,11 @@ from companion.session import LiveSession
 
 def messages(client: FlaskClient, url: str = "/events", **headers: str) -> Iterator[dict[str, str]]:
     """Parsed SSE messages (comments and the retry line skipped) from a streaming response."""
-    response = client.get(url, headers=headers, buffered=False)
+    return parsed(client.get(url, headers=headers, buffered=False))
+
+
+def parsed(response: TestResponse) -> Iterator[dict[str, str]]:
+    """The messages of an event stream already requested."""
     assert response.mimetype == "text/event-stream"
     assert response.headers["Cache-Control"] == "no-cache"
     try:
@@ -48,6 +53,17 @@ def test_each_change_arrives_as_an_update(
         update = next(message for message in stream if "id" in message)
     assert update["id"] == str(session.view().revision)
     assert f'data-card="{event.card}"' in update["data"]
+
+
+def test_a_change_made_as_a_watcher_connects_is_sent_once(
+    client: FlaskClient, session: LiveSession, full_record: GameRecord
+) -> None:
+    response = client.get("/events", buffered=False)  # subscribed, nothing read yet
+    session.apply(lambda game: game.apply(full_record.events[PLAYED]))
+    with closing(parsed(response)) as stream:
+        first, second = next(stream), next(stream)
+    assert first["id"] == str(session.view().revision)
+    assert second == {"": "alive"}  # its notice came for the revision already sent
 
 
 def test_a_reconnecting_page_catches_up(
