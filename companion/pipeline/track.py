@@ -15,6 +15,9 @@ but a card placed while the piles still moved, never seen arriving, that is foun
 ``jump_radius`` and read as itself is that card, nudged before the piles lay still again.
 A card lying still does not jump: a reading over ``jump_radius`` from a placed card and surely
 another card is a card brought there while that one went unseen, and starts a track of its own.
+A card read surely as another ``switch_sightings`` frames in a row was replaced where it lies (a
+card tossed right over it hides it whole), unless another face-up card is read over or under it
+in those frames: it is only partly covered then, and read from what shows of it.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import numpy as np
 
 from companion.cards import Card
 from companion.pipeline.config import TrackConfig
-from companion.vision.readings import Face, Reach, Reading
+from companion.vision.readings import Face, Reach, Reading, polygon_iou
 
 #: Probability given to a card absent from a reading's alternatives.
 FLOOR = 1e-3
@@ -174,6 +177,14 @@ class _Track:
         )
 
 
+def _overlapped(reading: Reading, readings: Sequence[Reading]) -> bool:
+    """Whether another face-up card read in the same frame lies over or under ``reading``."""
+    return any(
+        other is not reading and other.face is Face.UP and polygon_iou(reading.corners, other.corners) > 0
+        for other in readings
+    )
+
+
 class Tracker:
     """Stateful stage: ``update(readings, t, reaches) -> TableState``; readings and the arms reaching
     in, in table coordinates."""
@@ -237,6 +248,10 @@ class Tracker:
             used_readings.add(i)
             used_tracks.add(j)
             if track.contradicted_by(reading, config):
+                if _overlapped(reading, readings):
+                    track.switch_run = 0  # read from what shows of it: not another card
+                    track.last_seen = t
+                    continue
                 track.switch_run += 1
                 if track.switch_run >= config.switch_sightings:
                     self._tracks[j] = self._start(reading, t)  # the card was replaced in place

@@ -96,6 +96,30 @@ def test_another_card_put_where_one_lay_is_a_new_card(seen):
     assert new.id != old.id and new.card == Card.parse("7B")
 
 
+def test_a_card_partly_covered_by_another_seen_beside_it_is_not_replaced_when_misread(seen):
+    """The knight of swords tossed over the top of the seven of coins hides a pip: the seven is read
+    surely as the six from then on. The knight is seen as a card of its own, so the seven was not
+    replaced: it is only covered."""
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(338, 359, "7O", 1.0)]] * 6)
+    (seven,) = state.placed()
+    covered = [seen(338, 359, "6O", 0.77), seen(366, 306, "11E", 1.0)]
+    state = feed(tracker, [covered] * 30, start=0.6)
+    assert (seven.id, Card.parse("7O")) in {(card.id, card.card) for card in state.placed()}
+    assert sorted(str(card.card) for card in state.placed()) == ["11E", "7O"]
+
+
+def test_a_trump_card_replaced_under_the_stock_is_a_new_card(seen):
+    """The stock lies face down over the trump card; a card replaced there is read surely as another."""
+    tracker = Tracker(CONFIG)
+    stock = seen(300, 330)
+    state = feed(tracker, [[seen(300, 300, "12C"), stock]] * 6)
+    (trump,) = [card for card in state.placed() if card.card]
+    state = feed(tracker, [[seen(300, 300, "7C"), stock]] * 12, start=0.6)
+    (swapped,) = [card for card in state.placed() if card.card]
+    assert swapped.id != trump.id and swapped.card == Card.parse("7C")
+
+
 def test_a_card_brought_near_a_placed_card_that_went_unseen_is_a_new_card(seen):
     """A card misread as the 4 of swords lay still beside the play area; it went unseen, and the next
     card brought in, surely the knight of coins, showed up within match_radius but over half a card's
