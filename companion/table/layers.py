@@ -86,9 +86,10 @@ MIN_JOLT, MAX_JOLT = 0.25, 6
 CARD_MARGIN = 3
 #: What changed between two still moments and no card found there explains, in a piece at least
 #: this share of a card's area, is a card that landed over another card's white as the one before
-#: it landed (two cards came while the table moved); a card found there by other means (a
-#: detector's box) that takes in ...
-LEFT_SHARE = 0.3
+#: it landed, or half over it (two cards came while the table moved: a card's rectangle fitted to
+#: what both changed leaves a fifth of a card or more of the other); a card found there by other
+#: means (a detector's box) that takes in ...
+LEFT_SHARE = 0.2
 #: ... this share of the piece, and lies this much on what changed, is that card.
 LEFT_COVER = 0.6
 #: A card seen by other means that takes in this share of what changed where a new card was fitted,
@@ -255,8 +256,9 @@ class PileLayers:
         def lies(layer: Layer) -> bool:  # a card lies there: enough of it differs from the empty table
             return share_inside(changed, layer.corners()) >= PRESENT_SHARE
 
-        unknown = self._unknown(seen)
-        new = [self._outlined(layer, difference, unknown) for layer in self._cards_in(difference)]
+        fitted = self._cards_in(difference)
+        unknown = self._unknown(seen, difference & ~_filled(difference.shape, [c.corners() for c in fitted]))
+        new = [self._outlined(layer, difference, unknown) for layer in fitted]
         new = [layer for layer in new if lies(layer)]
         new += [layer for layer in self._left_explained(difference, new, unknown) if lies(layer)]
         new = bottom_first(table, new)
@@ -281,9 +283,11 @@ class PileLayers:
         self.lying = stayed + new + apart
         self.arrived = new
 
-    def _unknown(self, seen: Sequence[Layer]) -> list[Layer]:
-        """The cards of ``seen`` that are no card known to lie on the piles."""
-        known = [layer.center for layer in self.lying]
+    def _unknown(self, seen: Sequence[Layer], moved: np.ndarray) -> list[Layer]:
+        """The cards of ``seen`` that are no card known to lie on the piles, where ``moved`` (what
+        changed less the cards fitted to it) left it lying (a card tossed right over a card lying
+        there, as another card tossed over its end, is seen where the card under it was known)."""
+        known = [layer.center for layer in self.lying if share_inside(moved, layer.corners()) < GONE_SHARE]
         return [seen[i] for i in far_from([card.center for card in seen], known, SAME_CARD * self._short)]
 
     def _outlined(self, layer: Layer, difference: np.ndarray, seen: Sequence[Layer]) -> Layer:

@@ -712,6 +712,31 @@ def test_a_loose_box_over_a_card_landing_almost_on_another_is_no_outline_of_it()
     assert iou(arrived.corners, over) > 0.8 > iou(arrived.corners, loose)
 
 
+@pytest.mark.parametrize("end_y", [440, 444])  # the end card over more of the figure: less is left of it
+def test_a_court_card_tossed_right_over_a_card_lying_there_with_another_over_its_end_is_found(
+    end_y: int,
+) -> None:
+    """A low card lies alone. Before the table lies still again, one card lands over its end and a
+    court card right over it, white on white: what changed is the first card and the figure, joined,
+    and the first card's outline fits it. The detector's box on the court card lies where the low
+    card was known, but more of that card changed than the card fitted explains: it no longer lies
+    there as it did, and the box explains the rest of the change. Both cards arrived."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    _low_card(first, (450, 482), 90, (40, 40, 200))
+    pile = first.copy()
+    end = _card(pile, (452, end_y), 88, (170, 60, 30))
+    court = _card(pile, (449, 482), 91, (235, 235, 235))
+    cv2.ellipse(pile, (449, 482), (38, 22), 0, 0, 360, (40, 60, 170), -1)
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4)
+    for _ in range(4):
+        readings = proposer.look(pile, [end, court]).readings
+    arrived = [r for r in readings if r.arrived]
+    assert len(arrived) == 2
+    assert all(max(iou(r.corners, card) for r in arrived) > 0.9 for card in (end, court))
+
+
 def test_a_card_seen_where_nothing_is_left_unexplained_is_no_card_arriving() -> None:
     """A detector's box on the card already lying there, or on the card the change shows whole, adds
     no card."""
