@@ -197,6 +197,11 @@ class PileLayers:
         arm = under & (self._under_arms < THING_FRAMES) & self._in_area
         return np.count_nonzero(arm) >= STILL_SHARE * self._card_area  # not the thing's edge flickering
 
+    def things(self) -> np.ndarray:
+        """The mask (0/255) of what came in over the table's edge and has lain there
+        :data:`THING_FRAMES` frames in a row, up to the last frame watched: a score pad, a phone."""
+        return np.where(self._under_arms >= THING_FRAMES, 255, 0).astype(np.uint8)
+
     def _lies_still(self, before: np.ndarray, now: np.ndarray) -> bool:
         """Whether next to nothing moved where piles lie between two smoothed frames, or nothing at
         all but the whole picture, shifted a few pixels (the camera jolted: someone bumped the table;

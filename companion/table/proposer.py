@@ -12,11 +12,13 @@ card are merged (one ragged fragment too: a white card on a checked cloth's whit
 A card tossed onto other cards is found from what changed between two moments the play area
 lay still (:mod:`companion.table.layers`). A blob that touches the table's edge is an arm reaching
 in and is not a card, but it says from which side of the table someone reaches in: it comes back
-as a :class:`~companion.vision.readings.Reach`. The shadow of someone leaning over the table
-comes over its edge too: it is no change (:func:`companion.table.light.in_shade`), neither against
-the background nor between two still moments of the piles. Proposals come back as
-:class:`~companion.vision.readings.Reading` in image pixels, with no identity; the face is only
-a hint from colour (a mostly white card is face up), unreliable on decks printed on cream paper.
+as a :class:`~companion.vision.readings.Reach`; a card in it, once the things set down at the
+edge (a score pad, a phone) are cut away, is a card laid against one of them. The shadow of
+someone leaning over the table comes over its edge too: it is no change
+(:func:`companion.table.light.in_shade`), neither against the background nor between two still
+moments of the piles. Proposals come back as :class:`~companion.vision.readings.Reading` in image
+pixels, with no identity; the face is only a hint from colour (a mostly white card is face up),
+unreliable on decks printed on cream paper.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class ProposerConfig:
 JOLTED_SHARE = 0.2
 #: Pixels (rectified table) around what differs also looked at for a shadow.
 SHADE_MARGIN = 16
+#: Pixels around a thing set down at the table's edge cut away with it (what joined a card to it).
+THING_GAP = 5
 #: Blobs of up to this many cards' area are searched for touching or overlapping cards.
 MAX_PEEL_CARDS = 4
 #: Fragments (parts of a card smaller than a card) tried for merging, largest first.
@@ -214,6 +218,7 @@ class ChangeProposer:
             if self._enters_from_outside(contour):
                 reaches.append(self._reach(contour))
                 arms.append(contour)
+                whole.extend(self._beside_things(contour, mask))
                 continue
             found = self._card_boxes(contour)
             card_area = self._card[0] * self._card[1]
@@ -306,6 +311,21 @@ class ChangeProposer:
         if len(found) != 1 and cv2.contourArea(contour) < MAX_PEEL_CARDS * self._card[0] * self._card[1]:
             found = self._peeled(contour) or self._peeled(hull)
         return [box.rectangle() for box in found]
+
+    def _beside_things(self, contour: np.ndarray, mask: np.ndarray) -> list[_Box]:
+        """The cards whose outline shows whole in a blob that touches the table's edge once the
+        things set down there are cut away (:meth:`PileLayers.things`, and a few pixels around
+        them): a card laid beside a score pad, joined to it, is no arm."""
+        assert self._pile is not None  # started by changed()
+        things = self._pile.things()
+        if not things.any():
+            return []
+        blob = np.zeros_like(mask)
+        cv2.drawContours(blob, [contour], -1, 255, -1)
+        rest = blob & mask & ~cv2.dilate(things, np.ones((THING_GAP, THING_GAP), np.uint8))
+        pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        found = [self._card_boxes(piece) for piece in pieces if not self._enters_from_outside(piece)]
+        return [cards[0] for cards in found if len(cards) == 1]
 
     def _enters_from_outside(self, contour: np.ndarray) -> bool:
         """Whether a blob touches the table's edge: an arm reaching in, not a card lying on the table."""

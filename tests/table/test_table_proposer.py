@@ -246,6 +246,32 @@ def test_a_score_pad_set_down_at_the_tables_edge_does_not_hold_the_piles_back() 
     assert any(iou(r.corners, over) > 0.85 for r in arrived)
 
 
+def test_a_card_laid_touching_a_score_pad_at_the_tables_edge_is_proposed_at_once() -> None:
+    """A card laid against a pad lying at the table's edge is one blob with it, and that blob
+    touches the edge as an arm does; cut away from the pad, it is a card lying there."""
+    profile, empty = _square_table()
+    pad = empty.copy()
+    cv2.rectangle(pad, (760, 300), (900, 460), (225, 230, 230), -1)
+    laid = pad.copy()
+    card = _card(laid, (728, 380), 0, (30, 160, 160))  # its right edge against the pad's
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [pad] * (THING_FRAMES + 2))
+    readings = _last_proposals(proposer, [laid] * 2)
+    assert any(iou(r.corners, card) > 0.85 for r in readings)
+
+
+def test_an_arm_reaching_in_over_a_score_pad_is_still_no_card() -> None:
+    """Cut away from the pad it lies on, an arm's forearm is no card's outline."""
+    profile, empty = _square_table()
+    pad = empty.copy()
+    cv2.rectangle(pad, (760, 300), (900, 460), (225, 230, 230), -1)
+    reaching = pad.copy()
+    cv2.rectangle(reaching, (520, 350), (900, 420), (90, 120, 170), -1)  # over the pad and beyond
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [pad] * (THING_FRAMES + 2))
+    assert _last_proposals(proposer, [reaching] * 2) == []
+
+
 def _pips(frame: np.ndarray, centre: tuple[float, float], columns: tuple[float, ...], ink) -> np.ndarray:
     """Draw a white card upright (1 px per mm) with small pips down ``columns`` (mm off its middle),
     like a low card; its corners."""
