@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.cards import Card
+from companion.cards import Card, deck
 from companion.datasets.compose import CARD_ASPECT, card_corners, drop_shadow, place_card, procedural_back
 from companion.datasets.decks import load_deck_images
 from companion.datasets.hands import draw_hand
@@ -162,6 +162,12 @@ class GameFilm:
         w, h = self.spec.size
         self.profile = self._camera(self.rng, w, h, self.state.rules.seats)
         art = load_deck_images(deck_style)
+        missing = [str(card) for card in deck(self.state.rules.deck) if str(card) not in art.faces]
+        if missing:
+            raise MalformedInput(
+                f"deck {deck_style!r} has {len(art.faces)} cards, without {', '.join(missing[:4])}"
+                f"{'...' if len(missing) > 4 else ''}: these rules play with {self.state.rules.deck} cards"
+            )
         self.faces = {name: _shrink(image) for name, image in art.faces.items()}
         back = art.back if art.back is not None else procedural_back(self.rng, "val")
         self.back = _shrink(back)

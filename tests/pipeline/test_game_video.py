@@ -91,6 +91,14 @@ def test_an_unknown_placement_is_a_clear_error():
         GameFilm(random_game("brisca-2", seed=5), "fournier-1878", 5, VideoSpec(placement="stacked"))
 
 
+def test_a_deck_without_the_cards_the_rules_play_with_is_a_clear_error():
+    from companion.datasets.game_video import GameFilm
+    from companion.errors import MalformedInput
+
+    with pytest.raises(MalformedInput, match=r"has 40 cards, without 8O, 9O.*play with 48 cards"):
+        GameFilm(random_game("brisca-6", seed=5), "napoletane", 5)
+
+
 def test_an_unknown_light_is_a_clear_error():
     from companion.datasets.game_video import GameFilm, VideoSpec
     from companion.errors import MalformedInput
