@@ -200,7 +200,7 @@ class PileLayers:
     def things(self) -> np.ndarray:
         """The mask (0/255) of what came in over the table's edge and has lain there
         :data:`THING_FRAMES` frames in a row, up to the last frame watched: a score pad, a phone."""
-        return np.where(self._under_arms >= THING_FRAMES, 255, 0).astype(np.uint8)
+        return cv2.compare(self._under_arms, THING_FRAMES, cv2.CMP_GE)
 
     def _lies_still(self, before: np.ndarray, now: np.ndarray) -> bool:
         """Whether next to nothing moved where piles lie between two smoothed frames, or nothing at

@@ -218,7 +218,6 @@ class ChangeProposer:
             if self._enters_from_outside(contour):
                 reaches.append(self._reach(contour))
                 arms.append(contour)
-                whole.extend(self._beside_things(contour, mask))
                 continue
             found = self._card_boxes(contour)
             card_area = self._card[0] * self._card[1]
@@ -232,6 +231,7 @@ class ChangeProposer:
             elif cv2.contourArea(contour) < MAX_PEEL_CARDS * card_area:
                 pieced.extend(self._peeled(contour))
         pieced.extend(self._merged(fragments))
+        whole.extend(self._beside_things(arms, mask))
         boxes = self._with_layers(table, mask, whole, rows, pieced, arms, [self._on_table(c) for c in seen])
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
@@ -312,17 +312,19 @@ class ChangeProposer:
             found = self._peeled(contour) or self._peeled(hull)
         return [box.rectangle() for box in found]
 
-    def _beside_things(self, contour: np.ndarray, mask: np.ndarray) -> list[_Box]:
-        """The cards whose outline shows whole in a blob that touches the table's edge once the
-        things set down there are cut away (:meth:`PileLayers.things`, and a few pixels around
-        them): a card laid beside a score pad, joined to it, is no arm."""
+    def _beside_things(self, arms: list[np.ndarray], mask: np.ndarray) -> list[_Box]:
+        """The cards whose outline shows whole in the blobs that touch the table's edge (``arms``)
+        once the things set down there are cut away (:meth:`PileLayers.things`, and a few pixels
+        around them): a card laid beside a score pad, joined to it, is no arm."""
         assert self._pile is not None  # started by changed()
+        if not arms:
+            return []
         things = self._pile.things()
         if not things.any():
             return []
-        blob = np.zeros_like(mask)
-        cv2.drawContours(blob, [contour], -1, 255, -1)
-        rest = blob & mask & ~cv2.dilate(things, np.ones((THING_GAP, THING_GAP), np.uint8))
+        blobs = np.zeros_like(mask)
+        cv2.drawContours(blobs, arms, -1, 255, -1)
+        rest = blobs & mask & ~cv2.dilate(things, np.ones((THING_GAP, THING_GAP), np.uint8))
         pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         found = [self._card_boxes(piece) for piece in pieces if not self._enters_from_outside(piece)]
         return [cards[0] for cards in found if len(cards) == 1]
