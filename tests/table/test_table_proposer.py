@@ -763,6 +763,41 @@ def test_a_court_card_tossed_right_over_a_card_lying_there_with_another_over_its
     assert all(max(iou(r.corners, card) for r in arrived) > 0.9 for card in (end, court))
 
 
+def _swords(frame: np.ndarray, centre: tuple[float, float], angle: float) -> np.ndarray:
+    """Draw a white card (1 px per mm) at ``angle`` with four long blue blades, like a six of swords;
+    its corners."""
+    quad = cv2.boxPoints((centre, sorted(CARD_MM), angle))
+    cv2.fillConvexPoly(frame, np.round(quad).astype(np.int32), (235, 235, 235))
+    turn = cv2.getRotationMatrix2D((0, 0), -angle, 1.0)[:, :2]
+    for offset, size in (((-12, 0), (7, 70)), ((12, 0), (7, 70)), ((0, -22), (7, 30)), ((0, 22), (7, 30))):
+        blade = np.asarray(centre) + turn @ np.asarray(offset, np.float64)
+        outline = np.round(cv2.boxPoints((blade, size, angle))).astype(np.int32)
+        cv2.fillConvexPoly(frame, outline, (200, 90, 40))
+    return quad
+
+
+@pytest.mark.parametrize("offset, angle", [((-15, -5), 20), ((-10, 12), -15)])
+def test_a_white_card_tossed_over_a_white_card_on_a_finely_checked_cloth_is_found_where_seen(
+    offset: tuple[int, int], angle: float
+) -> None:
+    """A white card lands 16 mm off a white card on a cloth of 8 mm checks: what changed is its blades
+    and the dark squares it covers beside the card under it, a few pieces that fit no card and lie
+    under half of it. The detector's box there, taking in all of them, is the card."""
+    profile, empty = _square_table()
+    for x in range(0, 900, 8):
+        for y in range(0, 900, 8):
+            if (x // 8 + y // 8) % 2:
+                cv2.rectangle(empty, (x, y), (x + 7, y + 7), (235, 235, 235), -1)
+    first = empty.copy()
+    _low_card(first, (450, 470), 0, (40, 40, 200))
+    pile = first.copy()
+    over = _swords(pile, (450 + offset[0], 470 + offset[1]), angle)
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4)
+    arrived = [r for _ in range(4) for r in proposer.look(pile, [over]).readings if r.arrived]
+    assert [iou(r.corners, over) > 0.9 for r in arrived] == [True]
+
+
 def test_a_card_seen_where_nothing_is_left_unexplained_is_no_card_arriving() -> None:
     """A detector's box on the card already lying there, or on the card the change shows whole, adds
     no card."""
