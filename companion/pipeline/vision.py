@@ -101,9 +101,12 @@ def _read_better(box: Reading, proposal: Reading, sure: float) -> bool:
 
 def _on_top(box: Reading, proposal: Reading) -> bool:
     """Whether ``box``, at the place of a card remembered there (not arriving now), reads surely
-    another card: a card tossed right over it, which the remembered outline, a few mm off, is read
-    as the card under it."""
-    other = box.card != proposal.card and box.confidence >= ON_TOP_SURE
+    another card, and surer than the remembered outline is read: a card tossed right over it,
+    which the remembered outline, a few mm off, is read as the card under it (a box read less
+    surely than the card it lies on, a two of coins boxed a little off and read as the three, is
+    no card on top)."""
+    surer = box.confidence >= ON_TOP_SURE and box.confidence > proposal.confidence
+    other = box.card != proposal.card and surer
     return _both_up(box, proposal) and not proposal.arrived and other
 
 
