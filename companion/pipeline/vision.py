@@ -29,14 +29,6 @@ SOURCES: Final = ("auto", "detector", "changes", "both")
 #: take in part of the card under it, while the detector boxes the card on top whole.
 SURER_BY: Final = 0.2
 
-#: A detector box centred within this share of ``min_distance`` (half a card's short side) of a card
-#: remembered there, and read at least ...
-ON_TOP_DISTANCE: Final = 0.5
-#: ... this sure as another card, is a card tossed right over it: the remembered outline, a few mm
-#: off the card on top, is read as the card under it (a five of swords 6 mm off a seven of swords:
-#: the outline read as the seven at 0.98, the box as the five at 1.00).
-ON_TOP_SURE: Final = 0.95
-
 #: A detector box is a card only where at least this share of it differs from the empty table:
 #: now and then the detector boxes a motif of a patterned cloth (a cluster of printed flowers, read
 #: as the seven of coins), where nothing came, and a hand bringing a card over it carries it into
@@ -45,42 +37,28 @@ ON_CHANGE: Final = 0.2
 
 
 def joined(
-    proposed: Sequence[Reading],
-    detected: Sequence[Reading],
-    min_distance: float,
-    sure: float,
-    piled: Sequence[bool] = (),
+    proposed: Sequence[Reading], detected: Sequence[Reading], min_distance: float, sure: float
 ) -> list[Reading]:
-    """Named proposals and detector boxes, one reading per card: the box centred nearest a proposal,
-    within ``min_distance`` of it, is that card (other boxes that near it are the card it was
-    tossed onto, or the same card boxed twice, and are left out). It takes the proposal's place
-    only when both are face up and the proposal is read less than ``sure`` and the box
-    :data:`SURER_BY` surer, or, where the proposal lies on a pile (``piled``, one flag per
-    proposal), the box is a card tossed right over the card remembered there (:func:`_on_top`);
-    the proposal's word on whether the card just arrived is kept. Where
-    the box is read surer as another card but not by that much, the proposal keeps its place and
-    carries both readings (:func:`with_both_readings`). The other boxes are added."""
+    """Named proposals and detector boxes, one reading per card: a box centred within
+    ``min_distance`` of a proposal is that card. It takes the proposal's place only when both are
+    face up, the proposal is read less than ``sure`` and the box :data:`SURER_BY` surer (the
+    proposal's word on whether the card just arrived is kept); where the box is read surer as
+    another card but not by that much, the proposal keeps its place and carries both readings
+    (:func:`with_both_readings`). The other boxes are added."""
     out = list(proposed)
+    replaced: set[int] = set()
     centres = np.array([r.center for r in proposed], np.float64).reshape(-1, 2)
-    near: list[tuple[float, int, Reading]] = []
     for box in detected:
         distances = np.linalg.norm(centres - np.asarray(box.center), axis=1)
         i = int(np.argmin(distances)) if len(distances) else -1
         if i < 0 or distances[i] > min_distance:
             out.append(box)
-        else:
-            near.append((float(distances[i]), i, box))
-    matched: set[int] = set()
-    for distance, i, box in sorted(near, key=lambda pair: pair[0]):
-        if i in matched:
-            continue
-        matched.add(i)
-        near_top = i < len(piled) and piled[i] and distance <= ON_TOP_DISTANCE * min_distance
-        on_top = near_top and _on_top(box, proposed[i])
-        if on_top or _read_better(box, proposed[i], sure):
+        elif i not in replaced and _read_better(box, proposed[i], sure):
             out[i] = replace(box, arrived=proposed[i].arrived)
-        elif _read_otherwise(box, proposed[i]):
+            replaced.add(i)
+        elif i not in replaced and _read_otherwise(box, proposed[i]):
             out[i] = with_both_readings(proposed[i], box)
+            replaced.add(i)
     return out
 
 
@@ -97,17 +75,6 @@ def with_both_readings(proposal: Reading, box: Reading) -> Reading:
 def _read_better(box: Reading, proposal: Reading, sure: float) -> bool:
     surer = proposal.confidence < sure and box.confidence >= proposal.confidence + SURER_BY
     return _both_up(box, proposal) and surer
-
-
-def _on_top(box: Reading, proposal: Reading) -> bool:
-    """Whether ``box``, at the place of a card remembered there (not arriving now), reads surely
-    another card, and surer than the remembered outline is read: a card tossed right over it,
-    which the remembered outline, a few mm off, is read as the card under it (a box read less
-    surely than the card it lies on, a two of coins boxed a little off and read as the three, is
-    no card on top)."""
-    surer = box.confidence >= ON_TOP_SURE and box.confidence > proposal.confidence
-    other = box.card != proposal.card and surer
-    return _both_up(box, proposal) and not proposal.arrived and other
 
 
 def _read_otherwise(box: Reading, proposal: Reading) -> bool:
@@ -164,16 +131,6 @@ def by_zone(readings: Sequence[Reading], profile: TableProfile, config: Recognis
         else:
             out.append(reading)
     return out
-
-
-def on_piles(reading: Reading, profile: TableProfile, config: RecogniseConfig) -> bool:
-    """Whether a card lies where cards are played (the play area and its margin), not at the trump
-    spot: only there may a card be tossed over it (the trump card under the stock, read from the
-    end that shows, may be read as another card)."""
-    centre = profile.to_table(reading.center)[0]
-    return in_play(profile, centre, config.play_margin) and not at_trump_spot(
-        profile, centre, config.trump_margin
-    )
 
 
 def _across_stock(reading: Reading, profile: TableProfile) -> bool:
@@ -287,8 +244,7 @@ def make_see(
         changes = proposer.look(frame, [box.corners for box in found if box.face is Face.UP])
         proposed = by_zone(changes.readings, profile, zones)
         named = namer.name(frame, [*proposed, *found])
-        piled = [on_piles(reading, profile, zones) for reading in proposed]
-        both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure, piled)
+        both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure)
         boxes = on_change(
             off_piles(both[len(proposed) :], proposer.lying()), proposer.differs, profile, zones
         )

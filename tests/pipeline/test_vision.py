@@ -15,7 +15,6 @@ from companion.pipeline.vision import (
     joined,
     off_piles,
     on_change,
-    on_piles,
     where_cards_count,
 )
 from companion.table.profile import profile_from_corners
@@ -74,43 +73,6 @@ def test_joined_keeps_one_reading_per_card_the_proposal_unless_unsure_and_the_bo
     assert joined([proposal], [replace(whole, face=Face.DOWN)], 30.0, 0.6) == [proposal]
     sure = replace(proposal, confidence=0.7)  # a sure proposal stays, though the box is surer still
     assert joined([sure], [whole], 30.0, 0.6) == [sure]
-
-
-def test_only_the_box_nearest_a_proposal_is_its_card() -> None:
-    """A card tossed onto a pile is proposed, read unsure; the detector boxes it where it lies, and
-    the card under it, read surer, 33 px off: that box, though listed first, is another card and
-    takes nothing from the proposal."""
-    proposal = read(replace(box(100, 100, 161, 195, Face.UP), arrived=True), ("4O", 0.58), ("5O", 0.3))
-    under = read(box(103, 133, 164, 228, Face.UP), ("11B", 0.83))
-    same = read(box(101, 101, 162, 196, Face.UP), ("4O", 0.74))
-    assert joined([proposal], [under, same], 34.0, 0.6) == [proposal]
-    assert joined([proposal], [under], 34.0, 0.6) == [replace(under, arrived=True)]
-
-
-def test_a_box_read_surely_as_another_card_where_a_card_is_remembered_is_the_card_on_top() -> None:
-    """A five of swords lands 6 mm off a seven lying on the pile: the seven's remembered outline is
-    read as the seven, the detector's box as the five. The box is the card now on top; farther off,
-    read less surely than 0.95 or than the outline, or off the piles (the trump card under the
-    stock, boxed where it shows), it is not."""
-    remembered = read(box(100, 100, 161, 195, Face.UP), ("7E", 0.98), ("5E", 0.01))
-    on_top = read(box(103, 104, 164, 199, Face.UP), ("5E", 1.0))
-    assert joined([remembered], [on_top], 34.0, 0.6, [True]) == [on_top]
-    kept = [
-        joined([replace(remembered, arrived=True)], [on_top], 34.0, 0.6, [True]),  # found arriving there
-        joined([remembered], [read(on_top, ("5E", 0.9), ("7E", 0.1))], 34.0, 0.6, [True]),
-        joined([remembered], [read(box(100, 125, 161, 220, Face.UP), ("5E", 1.0))], 34.0, 0.6, [True]),
-        joined([remembered], [on_top], 34.0, 0.6, [False]),
-        joined([read(remembered, ("7E", 1.0))], [read(on_top, ("5E", 0.98))], 34.0, 0.6, [True]),
-    ]
-    assert [out[0].corners.tolist() for out in kept] == [remembered.corners.tolist()] * 5
-
-
-def test_cards_lie_on_the_piles_in_the_play_area_but_not_at_the_trump_spot():
-    stock_x, stock_y = TABLE.layout.stock
-    trick = box(290, 250, 351, 345)
-    trump = box(stock_x + 31, stock_y - 31, stock_x + 110, stock_y + 31)
-    pile = box(40, 560, 101, 630)  # a won pile by a seat
-    assert [on_piles(r, TABLE, RecogniseConfig()) for r in (trick, trump, pile)] == [True, False, False]
 
 
 def read(reading: Reading, *alternatives: tuple[str, float]) -> Reading:
