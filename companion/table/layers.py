@@ -84,8 +84,9 @@ STILL_CARD = 0.1
 MIN_JOLT, MAX_JOLT = 0.25, 6
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
-#: What changed between two still moments and no card found there explains, in a piece (its parts
-#: closer than ``JOIN_GAP`` joined: the print of a white card landing on white) at least
+#: What changed between two still moments and no card found there explains, in a piece (where no
+#: card was found, its parts closer than ``JOIN_GAP`` joined: the print of a white card landing on
+#: white) at least
 #: this share of a card's area, is a card that landed over another card's white as the one before
 #: it landed, or half over it (two cards came while the table moved: a card's rectangle fitted to
 #: what both changed leaves a fifth of a card or more of the other); a card found there by other
@@ -318,23 +319,26 @@ class PileLayers:
 
     def _left_explained(self, difference: np.ndarray, new: list[Layer], seen: Sequence[Layer]) -> list[Layer]:
         """The cards of ``seen`` that explain a piece of what changed (``difference``) that the
-        ``new`` cards found there leave: a piece (its parts closer than :data:`JOIN_GAP` joined)
-        of at least :data:`LEFT_SHARE` of a card, of which a card of ``seen`` takes in
-        :data:`LEFT_COVER` while lying :data:`LEFT_ON` on what changed, its pieces joined (a loose
-        box across the cards before does not), and the only one that does (two that do lie over
-        each other, and which of them came first is not known). ``seen`` holds no card known to lie
-        there (a card nudged leaves such a piece too)."""
+        ``new`` cards found there leave: a piece of at least :data:`LEFT_SHARE` of a card (where
+        no card was found, its parts closer than :data:`JOIN_GAP` joined: a white card landing on
+        white changes only its print; beside a card fitted a little off, such parts are that card's
+        own edges), of which a card of ``seen`` takes in :data:`LEFT_COVER` while lying
+        :data:`LEFT_ON` on what changed, its pieces joined (a loose box across the cards before
+        does not), and the only one that does (two that do lie over each other, and which of them
+        came first is not known). ``seen`` holds no card known to lie there (a card nudged leaves
+        such a piece too)."""
         left = difference & ~_filled(difference.shape, [layer.corners() for layer in new])
         left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         joined = self._joined(difference)
         on_change = [card for card in seen if share_inside(joined, card.corners()) >= LEFT_ON]
         found: list[Layer] = []
-        for piece in cv2.findContours(self._joined(left), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-            mask = _filled(left.shape, [], [piece])
-            if np.count_nonzero(mask & left) < LEFT_SHARE * self._card_area:
+        whole = left if new else self._joined(left)  # beside a card fitted a little off, its own edges
+        for piece in cv2.findContours(whole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            if cv2.contourArea(piece) < LEFT_SHARE * self._card_area:
                 continue
+            mask = _filled(left.shape, [], [piece])
             takers = [card for card in on_change if _share_of(mask, card) >= LEFT_COVER]
-            if len(takers) == 1 and takers[0] not in found + new:
+            if len(takers) == 1 and takers[0] not in found:
                 found.append(takers[0])
         return found
 
