@@ -29,6 +29,18 @@ SOURCES: Final = ("auto", "detector", "changes", "both")
 #: take in part of the card under it, while the detector boxes the card on top whole.
 SURER_BY: Final = 0.2
 
+#: How near, as a share of the matching distance, two centres must lie to be one card's.
+ON_A_CARD: Final = 0.1
+
+#: A detector box centred within this share of the matching distance of a card remembered on a
+#: pile, and read at least ...
+ON_TOP_DISTANCE: Final = 0.5
+#: ... this sure as another card, and surer than the remembered outline, is a card tossed right
+#: over it: the remembered outline, a few mm off the card on top, is read as the card under it (a
+#: five of swords 6 mm off a seven of swords: the outline read as the seven at 0.98, the box as
+#: the five at 1.00).
+ON_TOP_SURE: Final = 0.95
+
 #: A detector box is a card only where at least this share of it differs from the empty table:
 #: now and then the detector boxes a motif of a patterned cloth (a cluster of printed flowers, read
 #: as the seven of coins), where nothing came, and a hand bringing a card over it carries it into
@@ -37,29 +49,61 @@ ON_CHANGE: Final = 0.2
 
 
 def joined(
-    proposed: Sequence[Reading], detected: Sequence[Reading], min_distance: float, sure: float
+    proposed: Sequence[Reading],
+    detected: Sequence[Reading],
+    min_distance: float,
+    sure: float,
+    lying: np.ndarray | None = None,
+    piled: Sequence[bool] = (),
 ) -> list[Reading]:
     """Named proposals and detector boxes, one reading per card: a box centred within
     ``min_distance`` of a proposal is that card. It takes the proposal's place only when both are
-    face up, the proposal is read less than ``sure`` and the box :data:`SURER_BY` surer (the
-    proposal's word on whether the card just arrived is kept); where the box is read surer as
-    another card but not by that much, the proposal keeps its place and carries both readings
-    (:func:`with_both_readings`). The other boxes are added."""
+    face up, and the proposal is read less than ``sure`` and the box :data:`SURER_BY` surer, or,
+    where the proposal is a card remembered on a pile (``piled``, one flag per proposal), the box
+    is a card tossed right over it (:func:`_on_top`); the proposal's word on whether the card
+    just arrived is kept. Where the box is read surer as another card but not by that much, the
+    proposal keeps its place and carries both readings (:func:`with_both_readings`). A box
+    centred nearer a card known to lie on a pile (``lying``, its corners, image px) than any
+    proposal is that card, the one under a new card, not the new card
+    (:func:`other_known_cards`). The other boxes are added."""
     out = list(proposed)
     replaced: set[int] = set()
     centres = np.array([r.center for r in proposed], np.float64).reshape(-1, 2)
+    others = other_known_cards(centres, lying, ON_A_CARD * min_distance)
     for box in detected:
         distances = np.linalg.norm(centres - np.asarray(box.center), axis=1)
         i = int(np.argmin(distances)) if len(distances) else -1
-        if i < 0 or distances[i] > min_distance:
+        margin = ON_A_CARD * min_distance
+        if i < 0 or distances[i] > min_distance or _nearer_known(box, others, distances[i] - margin):
             out.append(box)
-        elif i not in replaced and _read_better(box, proposed[i], sure):
+        elif i not in replaced and (
+            _read_better(box, proposed[i], sure)
+            or (i < len(piled) and piled[i] and _on_top(box, proposed[i], distances[i] / min_distance))
+        ):
             out[i] = replace(box, arrived=proposed[i].arrived)
             replaced.add(i)
         elif i not in replaced and _read_otherwise(box, proposed[i]):
             out[i] = with_both_readings(proposed[i], box)
             replaced.add(i)
     return out
+
+
+def other_known_cards(centres: np.ndarray, lying: np.ndarray | None, apart: float) -> np.ndarray:
+    """The centres of the cards known to lie on a pile (``lying``, their corners) farther than
+    ``apart`` from every proposal's centre (``centres``): a card found at this still moment lies on
+    the pile already, where its proposal is."""
+    if lying is None:
+        return np.empty((0, 2))
+    known = np.asarray(lying, np.float64).reshape(-1, 4, 2).mean(axis=1)
+    if not len(centres):
+        return known
+    return known[np.linalg.norm(known[:, None] - centres[None], axis=2).min(axis=1) > apart]
+
+
+def _nearer_known(box: Reading, others: np.ndarray, distance: float) -> bool:
+    return (
+        bool(len(others)) and float(np.linalg.norm(others - np.asarray(box.center), axis=1).min()) < distance
+    )
 
 
 def with_both_readings(proposal: Reading, box: Reading) -> Reading:
@@ -75,6 +119,17 @@ def with_both_readings(proposal: Reading, box: Reading) -> Reading:
 def _read_better(box: Reading, proposal: Reading, sure: float) -> bool:
     surer = proposal.confidence < sure and box.confidence >= proposal.confidence + SURER_BY
     return _both_up(box, proposal) and surer
+
+
+def _on_top(box: Reading, proposal: Reading, distance: float) -> bool:
+    """Whether ``box``, centred ``distance`` (a share of the matching distance) from a card
+    remembered there (not arriving now), reads surely another card, and surer than the remembered
+    outline is read: a card tossed right over it, which the remembered outline, a few mm off, is
+    read as the card under it (a box read less surely than the card it lies on, a two of coins
+    boxed a little off and read as the three, is no card on top)."""
+    surer = box.confidence >= ON_TOP_SURE and box.confidence > proposal.confidence
+    near = distance <= ON_TOP_DISTANCE and not proposal.arrived
+    return _both_up(box, proposal) and near and box.card != proposal.card and surer
 
 
 def _read_otherwise(box: Reading, proposal: Reading) -> bool:
@@ -131,6 +186,16 @@ def by_zone(readings: Sequence[Reading], profile: TableProfile, config: Recognis
         else:
             out.append(reading)
     return out
+
+
+def on_piles(reading: Reading, profile: TableProfile, config: RecogniseConfig) -> bool:
+    """Whether a card lies where cards are played (the play area and its margin), not at the trump
+    spot: only there may a card be tossed over it (the trump card under the stock, read from the
+    end that shows, may be read as another card)."""
+    centre = profile.to_table(reading.center)[0]
+    return in_play(profile, centre, config.play_margin) and not at_trump_spot(
+        profile, centre, config.trump_margin
+    )
 
 
 def _across_stock(reading: Reading, profile: TableProfile) -> bool:
@@ -244,10 +309,10 @@ def make_see(
         changes = proposer.look(frame, [box.corners for box in found if box.face is Face.UP])
         proposed = by_zone(changes.readings, profile, zones)
         named = namer.name(frame, [*proposed, *found])
-        both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure)
-        boxes = on_change(
-            off_piles(both[len(proposed) :], proposer.lying()), proposer.differs, profile, zones
-        )
+        lying = proposer.lying()
+        piled = [on_piles(reading, profile, zones) for reading in proposed]
+        both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure, lying, piled)
+        boxes = on_change(off_piles(both[len(proposed) :], lying), proposer.differs, profile, zones)
         return Sight((*both[: len(proposed)], *boxes), changes.reaches)
 
     return Vision(see, source, lazy)

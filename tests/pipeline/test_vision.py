@@ -15,6 +15,7 @@ from companion.pipeline.vision import (
     joined,
     off_piles,
     on_change,
+    on_piles,
     where_cards_count,
 )
 from companion.table.profile import profile_from_corners
@@ -98,6 +99,57 @@ def test_a_proposal_read_as_another_card_than_a_surer_box_carries_both_readings_
     assert joined([proposal], [agreeing], 30.0, 0.6) == [proposal]
     unsure = read(box(104, 100, 166, 196, Face.UP), ("3C", 0.6))  # another card, less sure: it stays
     assert joined([proposal], [unsure], 30.0, 0.6) == [proposal]
+
+
+def test_a_box_of_the_card_under_a_new_card_does_not_take_the_new_cards_place():
+    """A four tossed onto a pile is found at the still moment, read unsure; the detector boxes the
+    knight it lies over (its centre where the knight's is remembered), read surer, as well as the
+    four: the knight's box is the knight, not the new card, whichever box comes first; the four's
+    own box, or one a little off, still takes the place of the unsure proposal."""
+    knight = box(300, 260, 361, 355)
+    four = replace(read(box(320, 280, 381, 375, Face.UP), ("4O", 0.58)), arrived=True)
+    lying = np.stack([knight.corners, four.corners]).astype(np.float64)  # the four lies there too now
+    knights_box = read(box(301, 259, 362, 354, Face.UP), ("11B", 0.83))
+    fours_box = read(box(321, 280, 382, 375, Face.UP), ("4O", 0.99))
+    off = read(box(312, 272, 373, 367, Face.UP), ("4O", 0.99))  # 11 px off the four, 17 off the knight
+
+    def seen(*detected: Reading, known: np.ndarray | None = lying) -> list[tuple[str, float, bool]]:
+        out = joined([four], list(detected), 40.0, 0.6, known)
+        return [(str(r.card), r.confidence, r.arrived) for r in out]
+
+    assert seen(knights_box, known=None) == [("11B", 0.83, True)]  # unknown, it took the new card's place
+    assert seen(knights_box) == [("4O", 0.58, True), ("11B", 0.83, False)]
+    assert seen(knights_box, fours_box) == [("4O", 0.99, True), ("11B", 0.83, False)]
+    assert seen(off, knights_box) == [("4O", 0.99, True), ("11B", 0.83, False)]
+
+
+def test_a_box_read_surely_as_another_card_where_a_card_is_remembered_is_the_card_on_top() -> None:
+    """A five of swords lands 6 mm off a seven lying on the pile: the seven's remembered outline is
+    read as the seven, the detector's box as the five. The box is the card now on top; farther off,
+    read less surely than 0.95 or than the outline, or off the piles (the trump card under the
+    stock, boxed where it shows), it is not."""
+    remembered = read(box(100, 100, 161, 195, Face.UP), ("7E", 0.98), ("5E", 0.01))
+    lying = remembered.corners[None].astype(np.float64)
+    on_top = read(box(103, 104, 164, 199, Face.UP), ("5E", 1.0))
+
+    def takes_its_place(proposal: Reading, detected: Reading, piled: bool = True) -> bool:
+        out = joined([proposal], [detected], 34.0, 0.6, lying, [piled])[0]
+        return out.corners.tolist() == detected.corners.tolist()
+
+    assert takes_its_place(remembered, on_top)
+    assert not takes_its_place(replace(remembered, arrived=True), on_top)  # found arriving there
+    assert not takes_its_place(remembered, read(on_top, ("5E", 0.9), ("7E", 0.1)))
+    assert not takes_its_place(remembered, read(box(100, 125, 161, 220, Face.UP), ("5E", 1.0)))  # 25 px off
+    assert not takes_its_place(remembered, on_top, piled=False)
+    assert not takes_its_place(read(remembered, ("7E", 1.0)), read(on_top, ("5E", 0.98)))
+
+
+def test_cards_lie_on_the_piles_in_the_play_area_but_not_at_the_trump_spot():
+    stock_x, stock_y = TABLE.layout.stock
+    trick = box(290, 250, 351, 345)
+    trump = box(stock_x + 31, stock_y - 31, stock_x + 110, stock_y + 31)
+    pile = box(40, 560, 101, 630)  # a won pile by a seat
+    assert [on_piles(r, TABLE, RecogniseConfig()) for r in (trick, trump, pile)] == [True, False, False]
 
 
 def test_a_box_on_a_card_known_to_lie_on_a_pile_is_left_out():
