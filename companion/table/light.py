@@ -21,10 +21,6 @@ import numpy as np
 #: A change of light of at most this share in every channel is left alone: it moves no pixel
 #: near the proposer's threshold of a change.
 SAME_LIGHT = 0.03
-#: How another light changes a picture is measured in bands of this many levels ...
-TONE_BAND = 32
-#: ... in those that hold at least this share of the pixels.
-TONE_SHARE = 0.15
 #: A channel this bright may have clipped at the camera's brightest level: how much brighter one
 #: picture is than another says nothing of the light there ...
 CLIPPED = 250
@@ -67,73 +63,29 @@ def light_gain(table: np.ndarray, background: np.ndarray) -> np.ndarray:
     return np.array([np.median(r[u] if e else r) for r, u, e in zip(ratios, unclipped, enough, strict=True)])
 
 
-def tone_curve(source: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """The level each level of ``source`` takes in ``target``, two pictures (BGR, 8 bits) of the
-    same table in two lights, as a lookup table (256 x 1 x 3, for ``cv2.LUT``). A camera's tone
-    curve, and its compression of a fine pattern's colours, change dark and bright levels by
-    different shares: one gain per channel fits either the dark squares of a checked cloth or its
-    white ones, and the other differs. So, in each channel, the ratio of the bands of levels that
-    tell it (:func:`_band_ratios`) is interpolated between them and held beyond them (where none
-    does, :func:`light_gain`'s), and the curve never falls."""
-    sample = (slice(None, None, 7), slice(None, None, 7))
-    levels = np.arange(256, dtype=np.float64)
-    curve = np.empty((256, 1, 3), np.uint8)
-    for channel in range(3):
-        at, ratio = _band_ratios(source[sample][..., channel].ravel(), target[sample][..., channel].ravel())
-        if not at:
-            at, ratio = [0.0], [float(light_gain(target, source)[channel])]
-        values = levels * np.interp(levels, at, ratio)
-        curve[:, 0, channel] = np.clip(np.maximum.accumulate(values), 0, 255).round()
-    return curve
-
-
-def _band_ratios(before: np.ndarray, after: np.ndarray) -> tuple[list[float], list[float]]:
-    """Where (the median level) and how much brighter ``after`` is than ``before`` (one channel's
-    levels, pixel by pixel) in each band of :data:`TONE_BAND` levels of ``before`` that holds a
-    large share of the pixels (:data:`TONE_SHARE`: a cloth's tone, never a card or two that
-    changed), enough of them clipped in neither (:data:`CLIPPED`, :data:`UNCLIPPED_SHARE`: a
-    clipped pixel says nothing of the light): the median ratio of those."""
-    unclipped = np.maximum(before, after) < CLIPPED
-    bands = before // TONE_BAND
-    pixels = np.bincount(bands, minlength=256 // TONE_BAND)
-    measured = np.bincount(bands[unclipped], minlength=256 // TONE_BAND)
-    telling = (pixels >= TONE_SHARE * len(before)) & (measured >= UNCLIPPED_SHARE * pixels) & (measured > 0)
-    at, ratio = [], []
-    for band in np.flatnonzero(telling):
-        inside = unclipped & (bands == band)
-        level = before[inside]
-        at.append(float(np.median(level)))
-        ratio.append(float(np.median(after[inside] / np.maximum(level, 1.0, dtype=np.float32))))
-    return at, ratio
-
-
 def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:
     """``picture`` (BGR, 8 bits) as it would look in the light of ``other``, a picture of the same
-    table (:func:`tone_curve`); ``picture`` itself where the light is the same
-    (:data:`SAME_LIGHT`)."""
+    table: each channel scaled by how much brighter ``other`` is; ``picture`` itself where the
+    light is the same (:data:`SAME_LIGHT`)."""
     gain = light_gain(other, picture)
     if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
         return picture
-    return cv2.LUT(picture, tone_curve(picture, other))
+    return cv2.multiply(picture, channel_scalar(gain))
 
 
 def in_one_light(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Two pictures (BGR, 8 bits) of the same table in one light, to be compared: in each colour
-    channel, the darker one brought to the other's light (:func:`tone_curve`), which clips it where
-    the brighter one clipped; both as they are where the light is the same (:data:`SAME_LIGHT`)."""
+    channel, the darker one brightened to the other's light, which clips it where the brighter one
+    clipped; both as they are where the light is the same (:data:`SAME_LIGHT`)."""
     gain = light_gain(second, first)
     if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
         return first, second
-    return _brightened(first, second, gain > 1.0), _brightened(second, first, gain < 1.0)
+    return _brightened(first, np.maximum(gain, 1.0)), _brightened(second, np.maximum(1.0 / gain, 1.0))
 
 
-def _brightened(picture: np.ndarray, brighter: np.ndarray, channels: np.ndarray) -> np.ndarray:
-    """``picture`` with its ``channels`` (flags, BGR) brought to ``brighter``'s light."""
-    if not channels.any():
-        return picture
-    curve = tone_curve(picture, brighter)
-    curve[..., ~channels] = np.arange(256, dtype=np.uint8)[:, None, None]
-    return cv2.LUT(picture, curve)
+def _brightened(picture: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """``picture`` with each colour channel multiplied by ``gain`` (each at least 1), clipping."""
+    return picture if np.all(gain == 1.0) else cv2.multiply(picture, channel_scalar(gain))
 
 
 def in_shade(
