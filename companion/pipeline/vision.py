@@ -69,11 +69,11 @@ def joined(
     out = list(proposed)
     replaced: set[int] = set()
     centres = np.array([r.center for r in proposed], np.float64).reshape(-1, 2)
-    others = other_known_cards(centres, lying, ON_A_CARD * min_distance)
+    margin = ON_A_CARD * min_distance
+    others = other_known_cards(centres, lying, margin)
     for box in detected:
         distances = np.linalg.norm(centres - np.asarray(box.center), axis=1)
         i = int(np.argmin(distances)) if len(distances) else -1
-        margin = ON_A_CARD * min_distance
         if i < 0 or distances[i] > min_distance or _nearer_known(box, others, distances[i] - margin):
             out.append(box)
         elif i not in replaced and (
