@@ -17,6 +17,7 @@ from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.lazy_detector import LazyDetector
 from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
+from companion.table.layers import far_from, nearest_gaps
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reading, Sight
 
@@ -70,11 +71,15 @@ def joined(
     replaced: set[int] = set()
     centres = np.array([r.center for r in proposed], np.float64).reshape(-1, 2)
     margin = ON_A_CARD * min_distance
-    others = other_known_cards(centres, lying, margin)
+    others = other_known_cards(proposed, lying, margin)
     for box in detected:
         distances = np.linalg.norm(centres - np.asarray(box.center), axis=1)
         i = int(np.argmin(distances)) if len(distances) else -1
-        if i < 0 or distances[i] > min_distance or _nearer_known(box, others, distances[i] - margin):
+        if (
+            i < 0
+            or distances[i] > min_distance
+            or nearest_gaps([box.center], others)[0] < distances[i] - margin
+        ):
             out.append(box)
         elif i not in replaced and (
             _read_better(box, proposed[i], sure)
@@ -88,22 +93,15 @@ def joined(
     return out
 
 
-def other_known_cards(centres: np.ndarray, lying: np.ndarray | None, apart: float) -> np.ndarray:
+def other_known_cards(
+    proposed: Sequence[Reading], lying: np.ndarray | None, apart: float
+) -> list[tuple[float, float]]:
     """The centres of the cards known to lie on a pile (``lying``, their corners) farther than
-    ``apart`` from every proposal's centre (``centres``): a card found at this still moment lies on
-    the pile already, where its proposal is."""
-    if lying is None:
-        return np.empty((0, 2))
-    known = np.asarray(lying, np.float64).reshape(-1, 4, 2).mean(axis=1)
-    if not len(centres):
-        return known
-    return known[np.linalg.norm(known[:, None] - centres[None], axis=2).min(axis=1) > apart]
-
-
-def _nearer_known(box: Reading, others: np.ndarray, distance: float) -> bool:
-    return (
-        bool(len(others)) and float(np.linalg.norm(others - np.asarray(box.center), axis=1).min()) < distance
-    )
+    ``apart`` from every proposal's centre: a card found at this still moment lies on the pile
+    already, where its proposal is."""
+    quads = np.asarray(lying if lying is not None else np.empty((0, 4, 2)), np.float64).reshape(-1, 4, 2)
+    known = [(float(x), float(y)) for x, y in quads.mean(axis=1)]
+    return [known[i] for i in far_from(known, [r.center for r in proposed], apart)]
 
 
 def with_both_readings(proposal: Reading, box: Reading) -> Reading:
