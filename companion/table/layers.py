@@ -86,11 +86,10 @@ MIN_JOLT, MAX_JOLT = 0.25, 6
 CARD_MARGIN = 3
 #: What changed between two still moments and no card found there explains, in a piece (where no
 #: card was found, its parts closer than ``JOIN_GAP`` joined: the print of a white card landing on
-#: white) at least
-#: this share of a card's area, is a card that landed over another card's white as the one before
-#: it landed, or half over it (two cards came while the table moved: a card's rectangle fitted to
-#: what both changed leaves a fifth of a card or more of the other); a card found there by other
-#: means (a detector's box) that takes in ...
+#: white) at least this share of a card's area, is a card that landed over another card's white as
+#: the one before it landed, or half over it (two cards came while the table moved: a card's
+#: rectangle fitted to what both changed leaves a fifth of a card or more of the other); a card
+#: found there by other means (a detector's box) that takes in ...
 LEFT_SHARE = 0.2
 #: ... this share of the piece ...
 LEFT_COVER = 0.6
@@ -267,11 +266,12 @@ class PileLayers:
         def lies(layer: Layer) -> bool:  # a card lies there: enough of it differs from the empty table
             return share_inside(changed, layer.corners()) >= PRESENT_SHARE
 
-        fitted = self._cards_in(difference)
+        joined = self._joined(difference)
+        fitted = self._cards_in(difference, joined)
         unknown = self._unknown(seen, difference & ~_filled(difference.shape, [c.corners() for c in fitted]))
         new = [self._outlined(layer, difference, unknown) for layer in fitted]
         new = [layer for layer in new if lies(layer)]
-        new += [layer for layer in self._left_explained(difference, new, unknown) if lies(layer)]
+        new += [layer for layer in self._left_explained(difference, joined, new, unknown) if lies(layer)]
         new = bottom_first(table, new)
         under_new = _filled(
             difference.shape, [layer.corners() for layer in new]
@@ -317,19 +317,20 @@ class PileLayers:
         short, long_ = sorted(card.size)
         return abs(short / self._short - 1) <= CARD_SHAPED and abs(long_ / self._long - 1) <= CARD_SHAPED
 
-    def _left_explained(self, difference: np.ndarray, new: list[Layer], seen: Sequence[Layer]) -> list[Layer]:
-        """The cards of ``seen`` that explain a piece of what changed (``difference``) that the
-        ``new`` cards found there leave: a piece of at least :data:`LEFT_SHARE` of a card (where
-        no card was found, its parts closer than :data:`JOIN_GAP` joined: a white card landing on
-        white changes only its print; beside a card fitted a little off, such parts are that card's
-        own edges), of which a card of ``seen`` takes in :data:`LEFT_COVER` while lying
-        :data:`LEFT_ON` on what changed, its pieces joined (a loose box across the cards before
-        does not), and the only one that does (two that do lie over each other, and which of them
-        came first is not known). ``seen`` holds no card known to lie there (a card nudged leaves
-        such a piece too)."""
+    def _left_explained(
+        self, difference: np.ndarray, joined: np.ndarray, new: list[Layer], seen: Sequence[Layer]
+    ) -> list[Layer]:
+        """The cards of ``seen`` that explain a piece of what changed (``difference``; ``joined``,
+        its pieces closer than :data:`JOIN_GAP` joined) that the ``new`` cards found there leave:
+        a piece of at least :data:`LEFT_SHARE` of a card (where no card was found, its parts
+        joined: a white card landing on white changes only its print; beside a card fitted a
+        little off, such parts are that card's own edges), of which a card of ``seen`` takes in
+        :data:`LEFT_COVER` while lying :data:`LEFT_ON` on ``joined`` (a loose box across the cards
+        before does not), and the only one that does (two that do lie over each other, and which
+        of them came first is not known). ``seen`` holds no card known to lie there (a card nudged
+        leaves such a piece too)."""
         left = difference & ~_filled(difference.shape, [layer.corners() for layer in new])
         left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        joined = self._joined(difference)
         on_change = [card for card in seen if share_inside(joined, card.corners()) >= LEFT_ON]
         found: list[Layer] = []
         whole = left if new else self._joined(left)  # beside a card fitted a little off, its own edges
@@ -385,11 +386,10 @@ class PileLayers:
         inside[on_table] = self._in_area[y[on_table], x[on_table]]
         return inside
 
-    def _cards_in(self, difference: np.ndarray) -> list[Layer]:
+    def _cards_in(self, difference: np.ndarray, joined: np.ndarray) -> list[Layer]:
         """The card rectangles that fit the blobs of ``difference`` lying inside the table, its
-        pieces less than ``JOIN_GAP`` apart joined first; in a blob no card fits, the cards of its
-        pieces, else of what is left of it less its thin tails (:data:`TAIL_WIDTH`)."""
-        joined = self._joined(difference)
+        pieces less than ``JOIN_GAP`` apart joined first (``joined``); in a blob no card fits, the
+        cards of its pieces, else of what is left of it less its thin tails (:data:`TAIL_WIDTH`)."""
         found = []
         for blob in self._blobs(joined):
             cards = self._cards_of(blob)
