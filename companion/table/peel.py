@@ -24,6 +24,8 @@ MIN_COVER = 0.9
 MAX_SIDE_COVER = 0.4
 #: ... and at least this share of the strip just inside it belongs to the blob (a straight edge).
 MIN_EDGE_COVER = 0.85
+#: A card found after the first shows at least this share of itself beyond the cards found before.
+MIN_NEW = 0.5
 #: Angles tried per card, from the longest straight edges.
 MAX_ANGLES = 4
 #: Width of those strips, in px of the rectified table.
@@ -59,12 +61,12 @@ def _edge_angles(mask: np.ndarray, min_length: float) -> list[float]:
 
 
 def _best_at(
-    blob: np.ndarray, remaining: np.ndarray, angle: float, card: tuple[int, int]
+    blob: np.ndarray, remaining: np.ndarray, angle: float, card: tuple[int, int], least_new: float
 ) -> tuple[float, float, np.ndarray] | None:
     """The best new card rectangle at ``angle``: (score, cover, corners in mask px), or None.
 
     Cover and free sides are judged on the whole ``blob`` (a card may lie under one
-    already found); at least half the rectangle must still be ``remaining``.
+    already found); at least ``least_new`` of the rectangle must still be ``remaining``.
     """
     height, width = blob.shape
     rotation = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
@@ -95,7 +97,7 @@ def _best_at(
         )
         free = above.astype(np.int32) + below + left + right
         only_opposite = (free == 2) & ((above & below) | (left & right))  # an arm, a palm: not a card
-        card_like = (cover >= MIN_COVER) & (new >= 0.5) & (free >= 2) & ~only_opposite
+        card_like = (cover >= MIN_COVER) & (new >= least_new) & (free >= 2) & ~only_opposite
         score = np.where(card_like, free + cover, 0.0)
         y, x = np.unravel_index(int(np.argmax(score)), score.shape)
         if score[y, x] > 0 and (best is None or score[y, x] > best[0]):
@@ -109,20 +111,21 @@ def _best_at(
 
 
 def peel_cards(
-    mask: np.ndarray, card: tuple[float, float], max_cards: int = 4
+    mask: np.ndarray, card: tuple[float, float], max_cards: int = 4, least_new: float = MIN_NEW
 ) -> list[tuple[np.ndarray, float]]:
     """The cards found in a blob ``mask`` (uint8, 0/255), best first: corners (4, 2) and the
     share of the card the blob covers.
 
     ``card`` is the card's short and long side in the mask's pixels. The mask needs
-    a margin of empty pixels around the blob of at least a card's long side.
+    a margin of empty pixels around the blob of at least a card's long side. Each card but the
+    first shows at least ``least_new`` of itself beyond the cards found before it.
     """
     remaining = mask.copy()
     size = (round(card[0]), round(card[1]))
     found: list[tuple[np.ndarray, float]] = []
-    while len(found) < max_cards and np.count_nonzero(remaining) >= 0.5 * card[0] * card[1]:
+    while len(found) < max_cards and np.count_nonzero(remaining) >= least_new * card[0] * card[1]:
         angles = _edge_angles(remaining, 0.5 * card[0])
-        candidates = [_best_at(mask, remaining, angle, size) for angle in angles]
+        candidates = [_best_at(mask, remaining, angle, size, least_new) for angle in angles]
         scored = [candidate for candidate in candidates if candidate is not None]
         if not scored:
             break
@@ -138,8 +141,8 @@ class Peeler:
     :data:`REMEMBERED` blobs: a pile lying still changes the table in the same blob frame after
     frame, and peeling took over a quarter of the change proposer's time on a loose game."""
 
-    def __init__(self, card: tuple[float, float], max_cards: int = 4) -> None:
-        self.card, self.max_cards = card, max_cards
+    def __init__(self, card: tuple[float, float], max_cards: int = 4, least_new: float = MIN_NEW) -> None:
+        self.card, self.max_cards, self.least_new = card, max_cards, least_new
         self._found: OrderedDict[tuple[tuple[int, ...], bytes], list[tuple[np.ndarray, float]]] = (
             OrderedDict()
         )
@@ -149,7 +152,7 @@ class Peeler:
         if key in self._found:
             self._found.move_to_end(key)
         else:
-            self._found[key] = peel_cards(mask, self.card, self.max_cards)
+            self._found[key] = peel_cards(mask, self.card, self.max_cards, self.least_new)
             if len(self._found) > REMEMBERED:
                 self._found.popitem(last=False)
         return list(self._found[key])

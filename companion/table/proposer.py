@@ -62,6 +62,10 @@ SHADE_MARGIN = 16
 THING_GAP = 5
 #: Blobs of up to this many cards' area are searched for touching or overlapping cards.
 MAX_PEEL_CARDS = 4
+#: In what changed on a pile since it last lay still, a card after the first may show only this
+#: share of itself beside the cards found before (the five of coins tossed and, before the table lay
+#: still, half covered by the four tossed over it); against the empty table a trick's cards show half.
+PILED_NEW = 0.35
 #: Fragments (parts of a card smaller than a card) tried for merging, largest first.
 MAX_FRAGMENTS = 12
 #: How well (0..1, :meth:`ChangeProposer._side_fit`) a row of three or more cards side by side must
@@ -106,6 +110,7 @@ class ChangeProposer:
         self._card = (float(card[0]), float(card[1]))
         self._card_area = self._card[0] * self._card[1]  # no shadow is smaller
         self._peel = Peeler(self._card, MAX_PEEL_CARDS)
+        self._peel_piled = Peeler(self._card, MAX_PEEL_CARDS, PILED_NEW)
         self._background: np.ndarray | None = None
         self._pile: PileLayers | None = None
         self._pile_mask = self._pile_area()  # where piles lie (0/255)
@@ -309,7 +314,7 @@ class ChangeProposer:
         hull = cv2.convexHull(contour)
         found = self._card_boxes(hull, self.config.min_fill_piled)
         if len(found) != 1 and cv2.contourArea(contour) < MAX_PEEL_CARDS * self._card[0] * self._card[1]:
-            found = self._peeled(contour) or self._peeled(hull)
+            found = self._peeled(contour, self._peel_piled) or self._peeled(hull, self._peel_piled)
         return [box.rectangle() for box in found]
 
     def _beside_things(self, arms: list[np.ndarray], mask: np.ndarray) -> list[_Box]:
@@ -395,16 +400,17 @@ class ChangeProposer:
             boxes.append(_Box((cx + axis[0] * offset, cy + axis[1] * offset), size, angle, fit))
         return boxes
 
-    def _peeled(self, contour: np.ndarray) -> list[_Box]:
-        """The cards in a blob of touching or overlapping cards (see :mod:`companion.table.peel`),
-        and the trump card if its end is what is left beside the stock."""
+    def _peeled(self, contour: np.ndarray, peel: Peeler | None = None) -> list[_Box]:
+        """The cards in a blob of touching or overlapping cards (see :mod:`companion.table.peel`;
+        ``peel``, the proposer's for the empty table's blobs by default), and the trump card if its
+        end is what is left beside the stock."""
         pad = round(self._card[1]) + 2 * STRIP_PX
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(pad - x, pad - y))
         offset = np.array([x - pad, y - pad], np.float64)
         boxes = []
-        for corners, cover in self._peel(blob):
+        for corners, cover in (peel or self._peel)(blob):
             (cx, cy), size, angle = cv2.minAreaRect((corners + offset).astype(np.float32))
             boxes.append(_Box((cx, cy), size, angle, cover))
             cv2.fillConvexPoly(blob, np.round(corners).astype(np.int32), 0)

@@ -393,6 +393,26 @@ def test_two_cards_tossed_onto_a_card_before_the_table_lies_still_are_both_found
         assert max(iou(r.corners, card) for r in arrived) > 0.8
 
 
+@pytest.mark.parametrize("shift, turn", [(28, 5), (30, -8)])
+def test_a_card_half_covered_by_the_next_before_the_table_lies_still_is_found_with_it(
+    shift: int, turn: float
+) -> None:
+    """A card tossed over the lead and, before the table lies still, covered over half its width by
+    the next card: what changed on the pile shows only 0.4-0.5 of whichever is found second. Both
+    are found, the one underneath first."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    _card(first, (430, 450), 0, (40, 40, 180))
+    pile = first.copy()
+    under = _card(pile, (470, 420), 90, (170, 60, 30))
+    over = _card(pile, (475, 420 + shift), 90 + turn, (30, 160, 160))
+    proposer = ChangeProposer(profile, empty)
+    readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
+    arrived = [r for r in readings if r.arrived]
+    assert [max(range(2), key=lambda k: iou(r.corners, (under, over)[k])) for r in arrived] == [0, 1]
+    assert all(max(iou(r.corners, under), iou(r.corners, over)) > 0.9 for r in arrived)
+
+
 def test_a_card_tossed_onto_a_pile_is_found_while_a_hand_draws_from_the_stock() -> None:
     """The table is not still while a player draws from the stock, but the piles, in the play
     area, are: the card tossed onto one is found all the same."""
