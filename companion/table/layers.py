@@ -110,6 +110,14 @@ CARD_SHAPED = 0.15
 #: Where two cards found together overlap, the outline of one is looked at from this many pixels
 #: inside the other's edge (that edge itself shows whichever card lies on top).
 EDGE_INSET = 3
+#: A card's margin is looked at this many pixels inside its outline: where two cards found together
+#: overlap, the margin of the card on top runs on inside the other, alike, and that of the card under
+#: it shows the other's print; ...
+MARGIN_INSET = 2
+#: ... its median colour there and elsewhere differing by this much more (largest channel) tells
+#: the card under it, before the edges do (the print of the card on top, crossed by the outline of
+#: the card under it, shows edges too).
+MARGIN_UNLIKE = 15
 
 
 @dataclass(frozen=True)
@@ -442,18 +450,47 @@ def aligned(image: np.ndarray, to: np.ndarray) -> np.ndarray:
 
 def bottom_first(table: np.ndarray, cards: list[Layer]) -> list[Layer]:
     """``cards``, found on ``table`` together, from the one underneath to the one on top: where two
-    overlap, the edge of the card on top shows inside the other card, that of the card under it
-    does not (ties keep their order)."""
+    overlap, the margin of the card on top runs on inside the other card (:func:`_margin_unlike`),
+    else its edge shows there and that of the card under it does not (ties keep their order)."""
     if len(cards) < 2:
         return cards
     grey = cv2.cvtColor(table, cv2.COLOR_BGR2GRAY).astype(np.float32)
     edges = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
     over = [0] * len(cards)
     for i, j in combinations(range(len(cards)), 2):
-        a, b = _edge_inside(edges, cards[i], cards[j]), _edge_inside(edges, cards[j], cards[i])
-        if a is not None and b is not None and a != b:
-            over[i if a > b else j] += 1
+        top = _one_on_top(table, edges, cards[i], cards[j])
+        if top is not None:
+            over[(i, j)[top]] += 1
     return [cards[k] for k in sorted(range(len(cards)), key=lambda k: over[k])]
+
+
+def _one_on_top(table: np.ndarray, edges: np.ndarray, first: Layer, second: Layer) -> int | None:
+    """Which of two cards lies on top (0 or 1; None where they do not overlap, or nothing tells):
+    the one whose margin is less unlike itself inside the other (:data:`MARGIN_UNLIKE`), else the
+    one whose edge shows more strongly inside the other."""
+    a, b = _margin_unlike(table, first, second), _margin_unlike(table, second, first)
+    if a is not None and b is not None and abs(a - b) >= MARGIN_UNLIKE:
+        return int(b < a)
+    a, b = _edge_inside(edges, first, second), _edge_inside(edges, second, first)
+    return None if a is None or b is None or a == b else int(b > a)
+
+
+def _margin_unlike(table: np.ndarray, card: Layer, other: Layer) -> float | None:
+    """How much ``card``'s margin (:data:`MARGIN_INSET` inside its outline) differs where it runs
+    inside ``other`` from where it does not: the largest channel's difference of their median
+    colours (None where either holds too few points)."""
+    width, height = card.size
+    margin = Layer(card.center, (width - 2 * MARGIN_INSET, height - 2 * MARGIN_INSET), card.angle).corners()
+    ends = zip(margin, np.roll(margin, -1, axis=0), strict=True)
+    points = np.concatenate([np.linspace(start, end, 32, endpoint=False) for start, end in ends])
+    x, y = np.round(points).astype(int).T
+    on = (x >= 0) & (x < table.shape[1]) & (y >= 0) & (y < table.shape[0])
+    x, y = x[on], y[on]
+    hidden = _filled(table.shape, [other.corners()])[y, x] > 0
+    if np.count_nonzero(hidden) < 8 or np.count_nonzero(~hidden) < 8:
+        return None
+    colours = table[y, x].astype(np.float32)
+    return float(np.abs(np.median(colours[hidden], axis=0) - np.median(colours[~hidden], axis=0)).max())
 
 
 def _edge_inside(edges: np.ndarray, card: Layer, other: Layer) -> float | None:

@@ -858,6 +858,46 @@ def test_cards_found_together_on_a_pile_come_from_the_one_underneath(first: int)
     assert [max(range(2), key=lambda k: iou(r.corners, (under, top)[k])) for r in arrived] == [0, 1]
 
 
+def _striped_card(frame: np.ndarray, centre: tuple[float, float], angle: float) -> np.ndarray:
+    """Draw a card (1 px per mm) whose picture is crossed by bold dark stripes, a busy print; its
+    corners."""
+    quad = _card(frame, centre, angle, (150, 200, 225))
+    picture = np.zeros(frame.shape[:2], np.uint8)
+    inner = cv2.boxPoints((centre, (CARD_MM[0] - 16, CARD_MM[1] - 16), angle))
+    cv2.fillConvexPoly(picture, np.round(inner).astype(np.int32), 255)
+    stripes = np.zeros_like(picture)
+    x, y = round(centre[0]), round(centre[1])
+    for k in range(-200, 200, 12):
+        cv2.line(stripes, (x + k - 100, y - 100), (x + k + 100, y + 100), 255, 5)
+    frame[(picture > 0) & (stripes > 0)] = (20, 20, 20)
+    return quad
+
+
+@pytest.mark.parametrize(
+    "under_at, over_at",
+    [
+        (((470, 420), 90), ((475, 448), 95)),
+        (((470, 430), 80), ((480, 460), 100)),
+        (((460, 420), 95), ((470, 445), 70)),
+    ],
+)
+def test_a_white_card_under_a_card_of_busy_print_found_together_comes_first(
+    under_at: tuple[tuple[int, int], float], over_at: tuple[tuple[int, int], float]
+) -> None:
+    """The edge of the card on top hardly shows over the white card under it, while the outline of
+    the white card runs across the stripes of the card on top; the margin of the card on top runs
+    on, alike, over the white card, and the white card's margin is striped where it lies under."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    _card(first, (430, 450), 0, (30, 160, 160))
+    pile = first.copy()
+    under = _card(pile, *under_at, (228, 228, 228))
+    over = _striped_card(pile, *over_at)
+    proposer = ChangeProposer(profile, empty)
+    arrived = [r for r in _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4) if r.arrived]
+    assert [max(range(2), key=lambda k: iou(r.corners, (under, over)[k])) for r in arrived] == [0, 1]
+
+
 def test_a_card_seen_by_other_means_where_too_little_differs_from_the_empty_table_is_not_kept() -> None:
     """A card the colour of the cloth, tossed over a white card, hides it (what changed) but does
     not differ from the empty table: a box on it explains nothing the table shows, and it is not
