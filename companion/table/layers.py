@@ -218,14 +218,17 @@ class PileLayers:
     def _lies_still(self, before: np.ndarray, now: np.ndarray) -> bool:
         """Whether next to nothing moved where piles lie between two smoothed frames, or nothing at
         all but the whole picture, shifted a few pixels (the camera jolted: someone bumped the table;
-        a card sliding on a plain cloth is no jolt, the rest of the table did not move with it)."""
+        a card sliding on a plain cloth is no jolt, the rest of the table did not move with it). The
+        picture laid back by one shift is off by up to a pixel across a tilted camera's view (its
+        far side moved more millimetres), and what that explains is no motion
+        (:func:`~companion.table.proposer.steady_distance`)."""
         limit = STILL_SHARE * self._card_area
         before, now = in_one_light(before, now)
         if np.count_nonzero(self._changes(before, now, False) & self._area) < limit:
             return True
         moved = aligned(before, now)
         return moved is not before and (
-            np.count_nonzero(self._changes(moved, now, False) & self._inner) < limit
+            np.count_nonzero(self._changes(moved, now, True) & self._inner) < limit
         )
 
     def _since_settled(self, table: np.ndarray) -> np.ndarray:
