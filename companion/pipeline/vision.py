@@ -308,7 +308,7 @@ def make_see(
         proposed = by_zone(changes.readings, profile, zones)
         named = namer.name(frame, [*proposed, *found])
         lying = proposer.lying()
-        piled = [on_piles(reading, profile, zones) for reading in proposed]
+        piled = [on_piles(reading, profile, zones) for reading in proposed] if found else []
         both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure, lying, piled)
         boxes = on_change(off_piles(both[len(proposed) :], lying), proposer.differs, profile, zones)
         return Sight((*both[: len(proposed)], *boxes), changes.reaches)
