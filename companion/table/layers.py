@@ -131,6 +131,11 @@ class Layer:
     def corners(self) -> np.ndarray:
         return cv2.boxPoints((self.center, self.size, self.angle))
 
+    def inset(self, px: float) -> Layer:
+        """The rectangle ``px`` inside this one's outline."""
+        width, height = self.size
+        return Layer(self.center, (width - 2 * px, height - 2 * px), self.angle)
+
 
 def share_inside(mask: np.ndarray, corners: np.ndarray) -> float:
     """The share of the quad ``corners`` (mask px) that ``mask`` (0/255) covers."""
@@ -482,13 +487,7 @@ def _margin_unlike(table: np.ndarray, card: Layer, other: Layer) -> float | None
     """How much ``card``'s margin (:data:`MARGIN_INSET` inside its outline) differs where it runs
     inside ``other`` from where it does not: the largest channel's difference of their median
     colours (None where either holds too few points)."""
-    width, height = card.size
-    margin = Layer(card.center, (width - 2 * MARGIN_INSET, height - 2 * MARGIN_INSET), card.angle).corners()
-    ends = zip(margin, np.roll(margin, -1, axis=0), strict=True)
-    points = np.concatenate([np.linspace(start, end, 32, endpoint=False) for start, end in ends])
-    x, y = np.round(points).astype(int).T
-    on = (x >= 0) & (x < table.shape[1]) & (y >= 0) & (y < table.shape[0])
-    x, y = x[on], y[on]
+    x, y = _along(card.inset(MARGIN_INSET).corners(), 32, table.shape)
     hidden = _filled(table.shape, [other.corners()])[y, x] > 0
     if np.count_nonzero(hidden) < 8 or np.count_nonzero(~hidden) < 8:
         return None
@@ -499,17 +498,19 @@ def _margin_unlike(table: np.ndarray, card: Layer, other: Layer) -> float | None
 def _edge_inside(edges: np.ndarray, card: Layer, other: Layer) -> float | None:
     """The mean edge strength along ``card``'s outline where it runs inside ``other`` (None where it
     does not: the cards do not overlap)."""
-    corners = card.corners()
-    ends = zip(corners, np.roll(corners, -1, axis=0), strict=True)
-    points = np.concatenate([np.linspace(start, end, 24, endpoint=False) for start, end in ends])
-    width, height = other.size
-    inset = Layer(other.center, (width - 2 * EDGE_INSET, height - 2 * EDGE_INSET), other.angle)
-    inside = _filled(edges.shape, [inset.corners()])
-    x, y = np.round(points).astype(int).T
-    on = (x >= 0) & (x < edges.shape[1]) & (y >= 0) & (y < edges.shape[0])
-    x, y = x[on], y[on]
-    hidden = inside[y, x] > 0
+    x, y = _along(card.corners(), 24, edges.shape)
+    hidden = _filled(edges.shape, [other.inset(EDGE_INSET).corners()])[y, x] > 0
     return float(edges[y[hidden], x[hidden]].mean()) if np.count_nonzero(hidden) >= 8 else None
+
+
+def _along(corners: np.ndarray, per_side: int, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The points (x, y, whole px) ``per_side`` to each side of the quad ``corners`` that lie in a
+    picture of ``shape``."""
+    ends = zip(corners, np.roll(corners, -1, axis=0), strict=True)
+    points = np.concatenate([np.linspace(start, end, per_side, endpoint=False) for start, end in ends])
+    x, y = np.round(points).astype(int).T
+    on = (x >= 0) & (x < shape[1]) & (y >= 0) & (y < shape[0])
+    return x[on], y[on]
 
 
 def _filled(
