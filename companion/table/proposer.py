@@ -234,7 +234,7 @@ class ChangeProposer:
             elif cv2.contourArea(contour) < card_area:
                 fragments.append(contour)
             elif cv2.contourArea(contour) < MAX_PEEL_CARDS * card_area:
-                pieced.extend(self._peeled(contour))
+                pieced.extend(self._peeled(contour, self._peel))
         pieced.extend(self._merged(fragments))
         whole.extend(self._beside_things(arms, mask))
         boxes = self._with_layers(table, mask, whole, rows, pieced, arms, [self._on_table(c) for c in seen])
@@ -400,17 +400,17 @@ class ChangeProposer:
             boxes.append(_Box((cx + axis[0] * offset, cy + axis[1] * offset), size, angle, fit))
         return boxes
 
-    def _peeled(self, contour: np.ndarray, peel: Peeler | None = None) -> list[_Box]:
-        """The cards in a blob of touching or overlapping cards (see :mod:`companion.table.peel`;
-        ``peel``, the proposer's for the empty table's blobs by default), and the trump card if its
-        end is what is left beside the stock."""
+    def _peeled(self, contour: np.ndarray, peel: Peeler) -> list[_Box]:
+        """The cards that ``peel`` finds in a blob of touching or overlapping cards (see
+        :mod:`companion.table.peel`), and the trump card if its end is what is left beside the
+        stock."""
         pad = round(self._card[1]) + 2 * STRIP_PX
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(pad - x, pad - y))
         offset = np.array([x - pad, y - pad], np.float64)
         boxes = []
-        for corners, cover in (peel or self._peel)(blob):
+        for corners, cover in peel(blob):
             (cx, cy), size, angle = cv2.minAreaRect((corners + offset).astype(np.float32))
             boxes.append(_Box((cx, cy), size, angle, cover))
             cv2.fillConvexPoly(blob, np.round(corners).astype(np.int32), 0)
