@@ -82,6 +82,10 @@ STILL_CARD = 0.1
 #: The smallest and largest shift of the whole picture (px of the rectified table) taken for the
 #: camera jolted; phase correlation's estimate of a smaller one is mostly its own error.
 MIN_JOLT, MAX_JOLT = 0.25, 6
+#: Laid back by the jolt, what still differs beyond the piles is less than this share of what
+#: differed there before (a tilted camera's far side moved more than the piles), or else the rest of
+#: the table did not move with the piles: a card slid.
+JOLT_LEFT = 0.5
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
 #: What changed between two still moments and no card found there explains, in a piece (where no
@@ -168,8 +172,9 @@ class PileLayers:
         self._card_area = card[0] * card[1]
         self._short, self._long = sorted(card)
         self._area = area
-        self._inner = np.zeros_like(area)  # the table less the band a jolt shifts in from outside
-        self._inner[MAX_JOLT:-MAX_JOLT, MAX_JOLT:-MAX_JOLT] = 255
+        self._beyond = np.zeros_like(area)  # the table beyond the piles, less the band a jolt shifts in
+        self._beyond[MAX_JOLT:-MAX_JOLT, MAX_JOLT:-MAX_JOLT] = 255
+        self._beyond &= ~area
         self._changes, self._cards_of = changes, cards_of
         self.layers: list[Layer] = []
         self.lying: list[Layer] = []  # every card found lying at the last still moment
@@ -226,14 +231,21 @@ class PileLayers:
         a card sliding on a plain cloth is no jolt, the rest of the table did not move with it). The
         picture laid back by one shift is off by up to a pixel across a tilted camera's view (its
         far side moved more millimetres), and what that explains is no motion
-        (:func:`~companion.table.proposer.steady_distance`)."""
+        (:func:`~companion.table.proposer.steady_distance`); a steep camera's far side is further
+        off, and there the shift need only explain most of what moved (:data:`JOLT_LEFT`)."""
         limit = STILL_SHARE * self._card_area
         before, now = in_one_light(before, now)
         if np.count_nonzero(self._changes(before, now, False) & self._area) < limit:
             return True
         moved = aligned(before, now)
-        return moved is not before and (
-            np.count_nonzero(self._changes(moved, now, True) & self._inner) < limit
+        if moved is before:
+            return False
+        left = self._changes(moved, now, True)
+        if np.count_nonzero(left & self._area) >= limit:
+            return False
+        beyond = np.count_nonzero(left & self._beyond)
+        return beyond < limit or (
+            beyond < JOLT_LEFT * np.count_nonzero(self._changes(before, now, False) & self._beyond)
         )
 
     def _since_settled(self, table: np.ndarray) -> np.ndarray:
