@@ -3,7 +3,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.table.light import in_light_of, in_one_light, in_shade, light_gain
+from companion.table.light import in_light_of, in_one_light, in_shade, light_change
 from companion.table.proposer import ProposerConfig, colour_distance
 
 
@@ -13,13 +13,40 @@ def _cloth() -> np.ndarray:
     return np.clip(cloth + rng.normal(0, 6, cloth.shape), 0, 255).astype(np.uint8)
 
 
-def test_the_light_gain_is_measured_per_colour_channel() -> None:
+def test_the_light_is_measured_per_colour_channel() -> None:
     cloth = _cloth()
     warm = np.clip(cloth * np.float32((0.9, 1.1, 1.3)), 0, 255).astype(np.uint8)
-    assert np.allclose(light_gain(warm, cloth), (0.9, 1.1, 1.3), atol=0.02)
+    light = light_change(warm, cloth)
+    assert np.allclose(light.gain, (0.9, 1.1, 1.3), atol=0.02)
+    assert np.all(light.offset == 0.0)  # one tone: an offset cannot be told from a gain
 
 
-def test_the_light_gain_is_measured_where_neither_picture_clipped() -> None:
+def _checked(tones: tuple[tuple[int, int, int], tuple[int, int, int]]) -> np.ndarray:
+    """A cloth of 10 px checks of two ``tones`` (BGR), and a card of a tone between them."""
+    rows, cols = np.indices((120, 160)) // 10
+    cloth = np.where(((rows + cols) % 2 == 0)[..., None], np.uint8(tones[0]), np.uint8(tones[1]))
+    cloth[30:80, 40:75] = (150, 110, 190)
+    return cloth
+
+
+def test_a_checked_cloth_shows_the_light_s_offset_as_well_as_its_gain() -> None:
+    """Switched off, a warm lamp left the dark squares' red darker and the white squares' red
+    lighter (the levels measured in a rendered game): no gain alone takes one picture to the other,
+    the line through the two tones does, the card's tone between them too."""
+    gain, offset = np.float32((1.37, 1.33, 1.33)), np.float32((8, -1, -14))
+    lamp = _checked(((23, 8, 33), (173, 180, 182)))
+    room = np.clip(lamp * gain + offset, 0, 255).astype(np.uint8)
+    light = light_change(room, lamp)
+    assert np.allclose(light.gain, gain, atol=0.02)
+    assert np.allclose(light.offset, offset, atol=1.5)
+    assert colour_distance(light.on(lamp), room).max() <= 2
+    assert colour_distance(*in_one_light(lamp, room)).max() <= 2
+    assert colour_distance(*in_one_light(room, lamp)).max() <= 2
+    ratio = np.median(room.reshape(-1, 3) / np.maximum(lamp.reshape(-1, 3), 1), axis=0)
+    assert colour_distance(np.clip(lamp * ratio, 0, 255).astype(np.uint8), room).max() > 10
+
+
+def test_the_light_is_measured_where_neither_picture_clipped() -> None:
     """Three quarters of this cloth are a white weave, clipped under the lamp: their ratio (255 to
     about 225) says nothing of how much brighter the lamp is; the dark stripes say it."""
     rng = np.random.default_rng(4)
@@ -27,7 +54,7 @@ def test_the_light_gain_is_measured_where_neither_picture_clipped() -> None:
     room[:, ::4] = (120, 130, 90)
     lamp = np.clip(room * 1.3, 0, 255).astype(np.uint8)
     assert np.count_nonzero(lamp == 255) > lamp.size * 0.7
-    assert np.allclose(light_gain(lamp, room.astype(np.uint8)), 1.3, atol=0.02)
+    assert np.allclose(light_change(lamp, room.astype(np.uint8)).gain, 1.3, atol=0.02)
 
 
 def test_a_picture_in_another_light_looks_as_that_one_does() -> None:
