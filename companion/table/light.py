@@ -36,6 +36,10 @@ TONES_APART = 40
 CLIPPED = 250
 #: ... so such pixels are left out of the light's measure where at least this share of them is not.
 UNCLIPPED_SHARE = 0.1
+#: A cloth's light tone is measured below this level: the camera's grain and the video's
+#: compression leave a tone clipped under a lamp anywhere from here up, which would pass for a
+#: tone that brightened less than the other.
+TONE_CLIPPED = 240
 #: Shadows are soft: they are looked for at half the resolution of the pictures given, where
 #: the sizes below (px) are measured.
 #: The box both pictures are averaged over before their ratio is taken (a camera's grain).
@@ -87,30 +91,32 @@ class Light:
 def light_change(table: np.ndarray, background: np.ndarray) -> Light:
     """How ``background``'s levels became ``table``'s, a picture of the same table (every 49th pixel
     is plenty): per channel, the line from the darkest and the lightest tones of one to those of
-    the other (:data:`TONE_SHARE`), where both show (:data:`TONES_APART`), else the median of the
-    pixels' ratios. Either way the few pixels cards cover do not matter, and a pixel clipped in either
-    picture (:data:`CLIPPED`) is left out where enough are not."""
+    the other (:data:`TONE_SHARE`), where both show (:data:`TONES_APART`) below :data:`TONE_CLIPPED`;
+    else a gain alone, the median of the pixels' ratios, a pixel clipped in either picture
+    (:data:`CLIPPED`) left out where enough are not. Either way the few pixels cards cover do not
+    matter."""
     sample = (slice(None, None, 7), slice(None, None, 7))
     lit, unlit = (picture[sample].reshape(-1, 3).T.astype(np.float32) for picture in (table, background))
     gains, offsets = [], []
     for now, then in zip(lit, unlit, strict=True):
-        unclipped = np.maximum(now, then) < CLIPPED
-        if np.count_nonzero(unclipped) >= UNCLIPPED_SHARE * now.size:
-            now, then = now[unclipped], then[unclipped]
-        gain, offset = _line(now, then)
+        line = _line(now, then)
+        gain, offset = line if line is not None else (_gain(now, then), 0.0)
         gains.append(gain)
         offsets.append(offset)
     return Light(np.array(gains), np.array(offsets))
 
 
-def _line(now: np.ndarray, then: np.ndarray) -> tuple[float, float]:
-    """The gain and offset that take the levels ``then`` to ``now`` (one channel's pixels): each
-    picture's tones measured apart, so that a picture a pixel off (a camera jolted over a fine
-    weave) measures the same light."""
-    low, high = _tones(then)
+def _line(now: np.ndarray, then: np.ndarray) -> tuple[float, float] | None:
+    """The gain and offset that take the levels ``then`` to ``now`` (one channel's pixels), from
+    the tones of each picture measured apart, so that a picture a pixel off (a camera jolted over a
+    fine weave) measures the same light; None where no two tones show."""
+    toned = np.maximum(now, then) < TONE_CLIPPED
+    if np.count_nonzero(toned) < UNCLIPPED_SHARE * now.size:
+        return None
+    low, high = _tones(then[toned])
     if high - low < TONES_APART:
-        return float(np.median(now / np.maximum(then, 1.0))), 0.0
-    low_now, high_now = _tones(now)
+        return None
+    low_now, high_now = _tones(now[toned])
     gain = (high_now - low_now) / (high - low)
     return gain, low_now - gain * low
 
@@ -119,6 +125,15 @@ def _tones(levels: np.ndarray) -> tuple[float, float]:
     """The median levels of the darkest and of the lightest :data:`TONE_SHARE` of ``levels``."""
     dark, light = np.percentile(levels, (100 * TONE_SHARE, 100 * (1 - TONE_SHARE)))
     return float(np.median(levels[levels <= dark])), float(np.median(levels[levels >= light]))
+
+
+def _gain(now: np.ndarray, then: np.ndarray) -> float:
+    """The median ratio of the levels ``now`` to ``then`` (one channel's pixels), without those
+    clipped where enough are not."""
+    unclipped = np.maximum(now, then) < CLIPPED
+    if np.count_nonzero(unclipped) >= UNCLIPPED_SHARE * now.size:
+        now, then = now[unclipped], then[unclipped]
+    return float(np.median(now / np.maximum(then, 1.0)))
 
 
 def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:

@@ -34,7 +34,7 @@ def test_a_checked_cloth_shows_the_light_s_offset_as_well_as_its_gain() -> None:
     lighter (the levels measured in a rendered game): no gain alone takes one picture to the other,
     the line through the two tones does, the card's tone between them too."""
     gain, offset = np.float32((1.37, 1.33, 1.33)), np.float32((8, -1, -14))
-    lamp = _checked(((23, 8, 33), (173, 180, 182)))
+    lamp = _checked(((23, 8, 33), (160, 165, 170)))
     room = np.clip(lamp * gain + offset, 0, 255).astype(np.uint8)
     light = light_change(room, lamp)
     assert np.allclose(light.gain, gain, atol=0.02)
@@ -44,6 +44,21 @@ def test_a_checked_cloth_shows_the_light_s_offset_as_well_as_its_gain() -> None:
     assert colour_distance(*in_one_light(room, lamp)).max() <= 2
     ratio = np.median(room.reshape(-1, 3) / np.maximum(lamp.reshape(-1, 3), 1), axis=0)
     assert colour_distance(np.clip(lamp * ratio, 0, 255).astype(np.uint8), room).max() > 10
+
+
+def test_a_light_tone_clipped_under_a_lamp_is_no_tone_the_light_is_measured_on() -> None:
+    """The video leaves a white clipped under the lamp a few levels under the brightest (244-249
+    here): measured as a tone, it would have brightened less than the dark one, and the light would
+    seem a line of gain 1.05 and offset 25; the dark tone alone measures it."""
+    rng = np.random.default_rng(3)
+    room = np.clip(_checked(((175, 175, 175), (215, 215, 215))) + rng.normal(0, 3, (120, 160, 3)), 0, 255)
+    lamp = np.clip(room * 1.2 - np.abs(rng.normal(0, 3, room.shape)), 0, 249).astype(np.uint8)
+    room = room.astype(np.uint8)
+    assert np.count_nonzero(lamp >= 244) > lamp.size / 3
+    light = light_change(lamp, room)
+    assert np.allclose(light.gain, 1.2, atol=0.03)
+    assert np.all(light.offset == 0.0)
+    assert colour_distance(*in_one_light(lamp, room))[:, :30].max() <= ProposerConfig.threshold
 
 
 def test_the_light_is_measured_where_neither_picture_clipped() -> None:
