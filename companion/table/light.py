@@ -25,6 +25,10 @@ import numpy as np
 #: A change of light of at most this share in every channel, and an offset of at most
 #: ``SAME_OFFSET`` levels, is left alone: it moves no pixel near the proposer's threshold of a change.
 SAME_LIGHT, SAME_OFFSET = 0.03, 3.0
+#: A channel's light changed by more than this share at once (a lamp switched on or off) is
+#: measured as a gain and an offset; a lesser change, as a gain alone (a cloth's tones measured
+#: with the cards on it shift as cards come and go, where the ratio of most pixels does not).
+SWITCHED = 0.1
 #: The light's gain and offset are measured on the darkest and the lightest of this share of the
 #: pixels (a cloth's two tones) ...
 TONE_SHARE = 0.3
@@ -90,17 +94,18 @@ class Light:
 
 def light_change(table: np.ndarray, background: np.ndarray) -> Light:
     """How ``background``'s levels became ``table``'s, a picture of the same table (every 49th pixel
-    is plenty): per channel, the line from the darkest and the lightest tones of one to those of
-    the other (:data:`TONE_SHARE`), where both show (:data:`TONES_APART`) below :data:`TONE_CLIPPED`;
-    else a gain alone, the median of the pixels' ratios, a pixel clipped in either picture
-    (:data:`CLIPPED`) left out where enough are not. Either way the few pixels cards cover do not
-    matter."""
+    is plenty): per channel, a gain, the median of the pixels' ratios, a pixel clipped in either
+    picture (:data:`CLIPPED`) left out where enough are not (the few pixels cards cover do not
+    matter); where that is a lamp switched (:data:`SWITCHED`), the line from the darkest and the
+    lightest tones of one to those of the other (:data:`TONE_SHARE`), where both show
+    (:data:`TONES_APART`) below :data:`TONE_CLIPPED`."""
     sample = (slice(None, None, 7), slice(None, None, 7))
     lit, unlit = (picture[sample].reshape(-1, 3).T.astype(np.float32) for picture in (table, background))
     gains, offsets = [], []
     for now, then in zip(lit, unlit, strict=True):
-        line = _line(now, then)
-        gain, offset = line if line is not None else (_gain(now, then), 0.0)
+        gain = _gain(now, then)
+        line = _line(now, then) if abs(gain - 1.0) > SWITCHED else None
+        gain, offset = line if line is not None else (gain, 0.0)
         gains.append(gain)
         offsets.append(offset)
     return Light(np.array(gains), np.array(offsets))

@@ -61,6 +61,20 @@ def test_a_light_tone_clipped_under_a_lamp_is_no_tone_the_light_is_measured_on()
     assert colour_distance(*in_one_light(lamp, room))[:, :30].max() <= ProposerConfig.threshold
 
 
+def test_a_trick_taken_off_a_bright_checked_cloth_changes_no_light() -> None:
+    """The cloth's white squares lie over the levels a tone is measured below; what is left there
+    is its dark squares and the cards of a trick. Once the trick is taken away those tones are
+    other tones, but the light is the same: so it is measured, most pixels unchanged."""
+    rng = np.random.default_rng(6)
+    cloth = _checked(((100, 120, 70), (247, 246, 238)))
+    cloth[30:80, 40:75] = cloth[30:80, 0:35]  # no card on the empty cloth
+    trick = cloth.copy()
+    trick[20:100, 40:130] = (225, 228, 230)  # white cards with some print
+    trick[40:80, 60:110] = (40, 60, 170)
+    then, now = (np.clip(p + rng.normal(0, 2, p.shape), 0, 255).astype(np.uint8) for p in (trick, cloth))
+    assert light_change(now, then).same()
+
+
 def test_the_light_is_measured_where_neither_picture_clipped() -> None:
     """Three quarters of this cloth are a white weave, clipped under the lamp: their ratio (255 to
     about 225) says nothing of how much brighter the lamp is; the dark stripes say it."""
