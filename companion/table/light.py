@@ -1,13 +1,9 @@
-"""The light on the table: how one picture of it became another's levels, and a picture shown in
-another's light.
+"""The light on the table: how much brighter one picture of it is than another, and a picture
+shown in another's light.
 
 Rooms change their light (a lamp switched on, daylight fading) and cameras their exposure with
-it; pictures of the table compared across such a change would show every card as changed. A
-channel's levels in the new light are its old levels times a gain plus an offset: the camera's
-white balance and its video's colour coding shift them as well as scaling them (a warm lamp
-switched off over a checked cloth in a rendered video: the dark squares' red fell by a tenth,
-the white squares' rose by a quarter). Two pictures are compared in the brighter one's light
-(:func:`in_one_light`): what was white under
+it; pictures of the table compared across such a change would show every card as changed. Two
+pictures are compared in the brighter one's light (:func:`in_one_light`): what was white under
 the lamp clipped at the camera's brightest level, and darkened to the dimmer light it would be
 one flat grey where the dimmer picture shows the cloth's weave and the cards' shading. People
 cast shadows too (someone leaning over the table): a shadow darkens what lies under it by the same
@@ -17,33 +13,19 @@ edges of its own (:func:`in_shade`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 
-#: A change of light of at most this share in every channel, and an offset of at most
-#: ``SAME_OFFSET`` levels, is left alone: it moves no pixel near the proposer's threshold of a change.
-SAME_LIGHT, SAME_OFFSET = 0.03, 3.0
-#: A channel's light changed by more than this share at once (a lamp switched on or off) is
-#: measured as a gain and an offset; a lesser change, as a gain alone (a cloth's tones measured
-#: with the cards on it shift as cards come and go, where the ratio of most pixels does not).
-SWITCHED = 0.1
-#: The light's gain and offset are measured on the darkest and the lightest of this share of the
-#: pixels (a cloth's two tones) ...
-TONE_SHARE = 0.3
-#: ... where their levels lie at least this far apart; nearer, on one tone (a plain cloth), an
-#: offset cannot be told from a gain, and the light is a gain alone.
-TONES_APART = 40
+#: A change of light of at most this share in every channel is left alone: it moves no pixel
+#: near the proposer's threshold of a change.
+SAME_LIGHT = 0.03
 #: A channel this bright may have clipped at the camera's brightest level: how much brighter one
 #: picture is than another says nothing of the light there ...
 CLIPPED = 250
 #: ... so such pixels are left out of the light's measure where at least this share of them is not.
 UNCLIPPED_SHARE = 0.1
-#: A cloth's light tone is measured below this level: the camera's grain and the video's
-#: compression leave a tone clipped under a lamp anywhere from here up, which would pass for a
-#: tone that brightened less than the other.
-TONE_CLIPPED = 240
 #: Shadows are soft: they are looked for at half the resolution of the pictures given, where
 #: the sizes below (px) are measured.
 #: The box both pictures are averaged over before their ratio is taken (a camera's grain).
@@ -63,103 +45,47 @@ SHADE_TINT, SHADE_BLUER = 0.1, 0.25
 SHADE_REACH, FINE_WINDOW, SHADE_LIKE = 9, 3, 0.15
 
 
-@dataclass(frozen=True)
-class Light:
-    """How a picture's levels become another's, in that one's light: each colour channel (BGR)
-    times ``gain`` plus ``offset``."""
-
-    gain: np.ndarray
-    offset: np.ndarray
-
-    def same(self) -> bool:
-        """Whether the light is the same (:data:`SAME_LIGHT`)."""
-        same_gain = np.all(np.abs(self.gain - 1.0) <= SAME_LIGHT)
-        return bool(same_gain and np.all(np.abs(self.offset) <= SAME_OFFSET))
-
-    def inverse(self) -> Light:
-        return Light(1.0 / self.gain, -self.offset / self.gain)
-
-    def brightening(self) -> Light:
-        """This light in the channels it brightens, the others left as they are."""
-        up = self.gain >= 1.0
-        return Light(np.where(up, self.gain, 1.0), np.where(up, self.offset, 0.0))
-
-    def on(self, picture: np.ndarray) -> np.ndarray:
-        """``picture`` (BGR) in this light, as 8 bits: clipped at the camera's darkest and brightest
-        levels."""
-        matrix = np.hstack([np.diag(self.gain), self.offset[:, None]]).astype(np.float32)
-        lit = cv2.transform(picture, matrix)
-        return lit if lit.dtype == np.uint8 else cv2.convertScaleAbs(cv2.max(lit, 0.0))
+def channel_scalar(per_channel: np.ndarray) -> Any:
+    """OpenCV's per-channel scalar (a 4-tuple): multiplying by it is three times faster than numpy."""
+    return (*per_channel.tolist(), 0.0)
 
 
-def light_change(table: np.ndarray, background: np.ndarray) -> Light:
-    """How ``background``'s levels became ``table``'s, a picture of the same table (every 49th pixel
-    is plenty): per channel, a gain, the median of the pixels' ratios, a pixel clipped in either
-    picture (:data:`CLIPPED`) left out where enough are not (the few pixels cards cover do not
-    matter); where that is a lamp switched (:data:`SWITCHED`), the line from the darkest and the
-    lightest tones of one to those of the other (:data:`TONE_SHARE`), where both show
-    (:data:`TONES_APART`) below :data:`TONE_CLIPPED`."""
+def light_gain(table: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """How much brighter each colour channel of ``table`` is than of ``background``: the median of
+    the pixels' ratios (every 49th pixel is plenty), so a cloth of two tones, where the median
+    pixel jumps from one tone to the other, does not matter, nor do the few pixels cards cover;
+    a pixel clipped in either picture (:data:`CLIPPED`) is left out where enough are not."""
     sample = (slice(None, None, 7), slice(None, None, 7))
-    lit, unlit = (picture[sample].reshape(-1, 3).T.astype(np.float32) for picture in (table, background))
-    gains, offsets = [], []
-    for now, then in zip(lit, unlit, strict=True):
-        gain = _gain(now, then)
-        line = _line(now, then) if abs(gain - 1.0) > SWITCHED else None
-        gain, offset = line if line is not None else (gain, 0.0)
-        gains.append(gain)
-        offsets.append(offset)
-    return Light(np.array(gains), np.array(offsets))
-
-
-def _line(now: np.ndarray, then: np.ndarray) -> tuple[float, float] | None:
-    """The gain and offset that take the levels ``then`` to ``now`` (one channel's pixels), from
-    the tones of each picture measured apart, so that a picture a pixel off (a camera jolted over a
-    fine weave) measures the same light; None where no two tones show."""
-    toned = np.maximum(now, then) < TONE_CLIPPED
-    if np.count_nonzero(toned) < UNCLIPPED_SHARE * now.size:
-        return None
-    low, high = _tones(then[toned])
-    if high - low < TONES_APART:
-        return None
-    low_now, high_now = _tones(now[toned])
-    gain = (high_now - low_now) / (high - low)
-    return gain, low_now - gain * low
-
-
-def _tones(levels: np.ndarray) -> tuple[float, float]:
-    """The median levels of the darkest and of the lightest :data:`TONE_SHARE` of ``levels``."""
-    dark, light = np.percentile(levels, (100 * TONE_SHARE, 100 * (1 - TONE_SHARE)))
-    return float(np.median(levels[levels <= dark])), float(np.median(levels[levels >= light]))
-
-
-def _gain(now: np.ndarray, then: np.ndarray) -> float:
-    """The median ratio of the levels ``now`` to ``then`` (one channel's pixels), without those
-    clipped where enough are not."""
-    unclipped = np.maximum(now, then) < CLIPPED
-    if np.count_nonzero(unclipped) >= UNCLIPPED_SHARE * now.size:
-        now, then = now[unclipped], then[unclipped]
-    return float(np.median(now / np.maximum(then, 1.0)))
+    lit, unlit = (picture[sample].reshape(-1, 3).T for picture in (table, background))  # by channel
+    ratios = lit / np.maximum(unlit, 1.0, dtype=np.float32)
+    unclipped = np.maximum(lit, unlit) < CLIPPED
+    enough = unclipped.sum(axis=1) >= UNCLIPPED_SHARE * ratios.shape[1]
+    return np.array([np.median(r[u] if e else r) for r, u, e in zip(ratios, unclipped, enough, strict=True)])
 
 
 def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:
     """``picture`` (BGR, 8 bits) as it would look in the light of ``other``, a picture of the same
-    table (:func:`light_change`); ``picture`` itself where the light is the same."""
-    light = light_change(other, picture)
-    return picture if light.same() else light.on(picture)
+    table: each channel scaled by how much brighter ``other`` is; ``picture`` itself where the
+    light is the same (:data:`SAME_LIGHT`)."""
+    gain = light_gain(other, picture)
+    if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
+        return picture
+    return cv2.multiply(picture, channel_scalar(gain))
 
 
 def in_one_light(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Two pictures (BGR, 8 bits) of the same table in one light, to be compared: in each colour
     channel, the darker one brightened to the other's light, which clips it where the brighter one
-    clipped; both as they are where the light is the same."""
-    light = light_change(second, first)
-    if light.same():
+    clipped; both as they are where the light is the same (:data:`SAME_LIGHT`)."""
+    gain = light_gain(second, first)
+    if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
         return first, second
-    return _lit(first, light.brightening()), _lit(second, light.inverse().brightening())
+    return _brightened(first, np.maximum(gain, 1.0)), _brightened(second, np.maximum(1.0 / gain, 1.0))
 
 
-def _lit(picture: np.ndarray, light: Light) -> np.ndarray:
-    return picture if np.all(light.gain == 1.0) and np.all(light.offset == 0.0) else light.on(picture)
+def _brightened(picture: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """``picture`` with each colour channel multiplied by ``gain`` (each at least 1), clipping."""
+    return picture if np.all(gain == 1.0) else cv2.multiply(picture, channel_scalar(gain))
 
 
 def in_shade(

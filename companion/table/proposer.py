@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from companion.table.layers import SAME_CARD, Layer, PileLayers, aligned, far_from, nearest_gaps, share_inside
-from companion.table.light import CLIPPED, in_shade, light_change
+from companion.table.light import CLIPPED, channel_scalar, in_shade, light_gain
 from companion.table.peel import STRIP_PX, Peeler
 from companion.table.profile import TableProfile
 from companion.vision.readings import Face, Reach, Reading, Sight
@@ -151,8 +151,8 @@ class ChangeProposer:
         if self._background is None:
             self._start(table)
         assert self._background is not None
-        light = light_change(table, self._background)
-        expected = light.on(self._background)
+        gain = light_gain(table, self._background)
+        expected = cv2.multiply(self._background, channel_scalar(gain), dtype=cv2.CV_8U)
         different = self._different(table, expected)
         jolted = self._jolted(table, expected, different)
         if jolted is not None:
@@ -163,7 +163,7 @@ class ChangeProposer:
             brightest = cv2.dilate(_brightest_channel(table), np.ones((3, 3), np.uint8))
             unclipped = brightest < CLIPPED  # how bright it is in the room's light is not known
             still = ((cv2.dilate(cleaned, np.ones((7, 7), np.uint8)) == 0) & unclipped).astype(np.uint8)
-            unlit = light.inverse().on(table)
+            unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
             cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         over_edge = _over_edge(cleaned)  # a shadow comes over the table's edge, as an arm does
         unshaded = _unshaded(different, table, expected, over_edge, False, self._card_area)

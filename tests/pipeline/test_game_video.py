@@ -109,7 +109,7 @@ def test_an_unknown_light_is_a_clear_error():
 
 def test_a_switched_light_changes_the_picture_at_once_and_the_exposure_follows():
     from companion.datasets.game_video import SWITCH_EVERY_S, GameFilm, VideoSpec, first_tricks
-    from companion.table.light import light_change
+    from companion.table.light import light_gain
 
     record = first_tricks(random_game("brisca-2", seed=7), 4)
     times = {"before": SWITCH_EVERY_S - 0.2, "after": SWITCH_EVERY_S + 0.1, "later": SWITCH_EVERY_S + 4}
@@ -120,7 +120,7 @@ def test_a_switched_light_changes_the_picture_at_once_and_the_exposure_follows()
         upto = islice(film.frames(), max(wanted) + 1)  # the film after the last wanted frame is not drawn
         frames[light] = {wanted[i]: frame for i, frame in enumerate(upto) if i in wanted}
     assert len(frames["switched"]) == 3
-    gain = {name: light_change(frames["switched"][name], frames["drift"][name]).gain for name in times}
+    gain = {name: light_gain(frames["switched"][name], frames["drift"][name]) for name in times}
     assert np.allclose(gain["before"], 1.0, atol=0.01)  # the same film until the switch
     jump = gain["after"].mean() - 1.0
     assert abs(jump) >= 0.13  # a lamp 15-35% brighter or dimmer
