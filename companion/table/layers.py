@@ -235,7 +235,8 @@ class PileLayers:
         off, and there the shift need only explain most of what moved (:data:`JOLT_LEFT`)."""
         limit = STILL_SHARE * self._card_area
         before, now = in_one_light(before, now)
-        if np.count_nonzero(self._changes(before, now, False) & self._area) < limit:
+        moving = self._changes(before, now, False)
+        if np.count_nonzero(moving & self._area) < limit:
             return True
         moved = aligned(before, now)
         if moved is before:
@@ -244,9 +245,7 @@ class PileLayers:
         if np.count_nonzero(left & self._area) >= limit:
             return False
         beyond = np.count_nonzero(left & self._beyond)
-        return beyond < limit or (
-            beyond < JOLT_LEFT * np.count_nonzero(self._changes(before, now, False) & self._beyond)
-        )
+        return beyond < limit or beyond < JOLT_LEFT * np.count_nonzero(moving & self._beyond)
 
     def _since_settled(self, table: np.ndarray) -> np.ndarray:
         """What changed where piles lie since the table last lay still: against the picture then, or,

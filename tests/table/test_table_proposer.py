@@ -967,7 +967,7 @@ def test_a_card_tossed_onto_another_on_a_woven_cloth_is_found_while_a_tilted_cam
 
 def test_a_card_tossed_onto_another_is_found_while_a_steeply_tilted_camera_shakes() -> None:
     """Seen 35 degrees off vertical, the far side of the table moves much more than the near side
-    when it is bumped: laid back by the shift of the piles, the woven cloth beyond them is still
+    when it is bumped: laid back by the shift of the piles, the flowered cloth beyond them is still
     pixels off, but far less of it than before; the piles lie still."""
     profile, empty = _square_table()
     noise = cv2.GaussianBlur(np.random.default_rng(5).normal(0, 1, empty.shape[:2]), (0, 0), 4.0)
