@@ -8,7 +8,8 @@ hull fills the card again; when two cards came before the table lay still again,
 searched card by card; a thin tail that no card explains, such as the edge of a shadow that moved
 over a checked cloth beside the card, is opened away). Where a court card lands on other cards'
 white, only its figure changed: a card found there by other means (a detector) that takes in the
-figure gives its outline. Each card so found is kept as a layer of the pile and proposed while the
+figure gives its outline (seen in any frame while the table lay still: a detector may lose a white
+card on white a frame later). Each card so found is kept as a layer of the pile and proposed while the
 table still shows a card there and it looks as it did at the last still moment; a layer whose
 place changed at a later still moment (the card taken away), or a third of which the cards found
 after it cover, is no longer proposed.
@@ -31,9 +32,11 @@ would be joined to it.
 Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
 is remembered until its place changes or nothing lies there: a card pieced together from a blob
 near one is that card, already known (seen again when the cards over it are moved or it shows
-partly), not a new one. A card seen whole and still where piles lie lies there even while an arm
-still moves elsewhere (the next player reaching in): it is remembered, and its place taken into
-the last still moment, so that a card tossed onto it before the table lies still is told from it.
+partly), not a new one; nor is a card found at a still moment over most of where a card was known
+and looking like it: that card, straightened by a player. A card seen whole and still where piles
+lie lies there even while an arm still moves elsewhere (the next player reaching in): it is
+remembered, and its place taken into the last still moment, so that a card tossed onto it before
+the table lies still is told from it.
 """
 
 from __future__ import annotations
@@ -86,6 +89,16 @@ MIN_JOLT, MAX_JOLT = 0.25, 6
 #: differed there before (a tilted camera's far side moved more than the piles), or else the rest of
 #: the table did not move with the piles: a card slid.
 JOLT_LEFT = 0.5
+#: A card found between two still moments that overlaps a card known to lie there by this much
+#: (intersection over union) ...
+NUDGED = 0.75
+#: ... and looks like it (:func:`alike`, at least this) is that card, nudged (a player straightening
+#: it), not a card arriving: a court card tossed right over a low card looks unlike it (about 0.3),
+#: a card seen a few millimetres and degrees off like itself (over 0.9).
+ALIKE = 0.8
+#: Pixels inside a card's outline its picture is taken from, to be looked for in another card's
+#: picture taken this many pixels wider all round (a card fitted to what changed may be a little off).
+LOOK_INSET, LOOK_PAD = 6, 4
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
 #: What changed between two still moments and no card found there explains, in a piece (where no
@@ -99,8 +112,9 @@ LEFT_SHARE = 0.2
 LEFT_COVER = 0.6
 #: ... and lies this much on what changed (its pieces joined: a white card landing 16 mm off
 #: another white card on a finely checked cloth changes its print and the dark squares it covers
-#: beside the card under it, about half of it), is that card.
-LEFT_ON = 0.4
+#: beside the card under it, about half of it; an eight of swords landing wholly on white changes
+#: only its blades, under two fifths of it), is that card.
+LEFT_ON = 0.35
 #: A card seen by other means that takes in this share of what changed where a new card was fitted,
 #: while overlapping that card's rectangle by less than ...
 TAKEN_IN = 0.9
@@ -171,6 +185,7 @@ class PileLayers:
         self._still_frames = SETTLE_FRAMES  # the empty table is the first still moment
         self._card_area = card[0] * card[1]
         self._short, self._long = sorted(card)
+        self._same = SAME_CARD * self._short  # cards seen closer than this are one
         self._area = area
         self._beyond = np.zeros_like(area)  # the table beyond the piles, less the band a jolt shifts in
         self._beyond[MAX_JOLT:-MAX_JOLT, MAX_JOLT:-MAX_JOLT] = 255
@@ -181,6 +196,7 @@ class PileLayers:
         self.arrived: list[Layer] = []  # the layers found in this frame, the table having just settled
         self._whole_for: list[tuple[Layer, int]] = []  # cards seen whole now, and for how many frames
         self._recent: deque[np.ndarray] = deque(maxlen=SETTLE_FRAMES)  # the last frames, latest last
+        self._seen_still: deque[Sequence[Layer]] = deque(maxlen=SETTLE_FRAMES)  # by other means, while still
         self._under_arms = np.zeros(area.shape, np.uint8)  # per pixel, frames in a row under an arm
         self._in_area = area > 0
 
@@ -194,16 +210,31 @@ class PileLayers:
     ) -> None:
         """Watch one rectified frame, ``changed`` its difference from the empty table; ``arms`` the
         contours of the arms reaching in, ``whole`` the cards whose outline it shows whole, ``seen``
-        the cards found in it by other means (a detector), to explain what the change alone does not."""
+        the cards found in it by other means (a detector), to explain what the change alone does not
+        (with those of the frames before it while the table lay still: a detector may lose one)."""
         smooth = cv2.blur(table, SMOOTH)  # a noisy picture's grain is no motion
         armed = self._armed(arms)
         still = not armed and self._lies_still(self._previous, smooth)
         self._previous = smooth
         self._still_frames = self._still_frames + 1 if still else 0
+        if still:
+            self._seen_still.append(seen)
+        else:
+            self._seen_still.clear()
         self.arrived = []
         if self._still_frames == SETTLE_FRAMES:
-            self._settle(table, changed, whole, seen)
+            self._settle(table, changed, whole, self._seen_lately())
         self._watch_whole(table, whole)
+
+    def _seen_lately(self) -> list[Layer]:
+        """The cards seen by other means in the frames the table has lain still, the latest first: a
+        detector may lose a card it saw a frame before (a white card on white), and nothing has moved
+        since. A card seen near one seen later is that card."""
+        cards: list[Layer] = []
+        for seen in reversed(self._seen_still):
+            new = far_from([card.center for card in seen], [card.center for card in cards], self._same)
+            cards += [seen[i] for i in new]
+        return cards
 
     def _armed(self, arms: Sequence[np.ndarray]) -> bool:
         """Whether an arm reaches where piles lie: something that came in over the table's edge covers
@@ -286,9 +317,10 @@ class PileLayers:
         become layers, with the cards ``seen`` by other means that explain what they leave changed
         (:meth:`_left_explained`); the cards whose place changed otherwise, or where nothing lies,
         are forgotten, and the layers they mostly cover no longer proposed; the cards seen ``whole``
-        are remembered. New cards are kept from the one underneath to the one on top."""
+        are remembered. New cards are kept from the one underneath to the one on top; one lying where
+        a card was known and looking like it (:data:`NUDGED`) is that card, moved, and has not arrived."""
         difference = self._since_settled(table)
-        self._settled = table
+        before, self._settled = self._settled, table
 
         def lies(layer: Layer) -> bool:  # a card lies there: enough of it differs from the empty table
             return share_inside(changed, layer.corners()) >= PRESENT_SHARE
@@ -300,13 +332,21 @@ class PileLayers:
         new = [layer for layer in new if lies(layer)]
         new += [layer for layer in self._left_explained(difference, joined, new, unknown) if lies(layer)]
         new = bottom_first(table, new)
+        nudges = [
+            (layer, old)
+            for layer in new
+            for old in self.lying
+            if polygon_iou(layer.corners(), old.corners()) >= NUDGED
+            and alike(before, old, table, layer) >= ALIKE
+        ]
         under_new = _filled(
             difference.shape, [layer.corners() for layer in new]
         )  # a new card over an old one does not move it
         stayed = [
             layer
             for layer in self.lying
-            if share_inside(difference & ~under_new, layer.corners()) < GONE_SHARE
+            if layer not in [old for _, old in nudges]
+            and share_inside(difference & ~under_new, layer.corners()) < GONE_SHARE
             and share_inside(changed, layer.corners()) >= PRESENT_SHARE
         ]
         self.layers = [
@@ -317,16 +357,16 @@ class PileLayers:
         known = [layer.center for layer in stayed + new]
         inside = self._inside([card.center for card in whole])
         piled = [card for card, piles in zip(whole, inside, strict=True) if piles]
-        apart = [piled[i] for i in far_from([card.center for card in piled], known, SAME_CARD * self._short)]
+        apart = [piled[i] for i in far_from([card.center for card in piled], known, self._same)]
         self.lying = stayed + new + apart
-        self.arrived = new
+        self.arrived = [layer for layer in new if layer not in [moved for moved, _ in nudges]]
 
     def _unknown(self, seen: Sequence[Layer], moved: np.ndarray) -> list[Layer]:
         """The cards of ``seen`` that are no card known to lie on the piles, where ``moved`` (what
         changed less the cards fitted to it) left it lying (a card tossed right over a card lying
         there, as another card tossed over its end, is seen where the card under it was known)."""
         known = [layer.center for layer in self.lying if share_inside(moved, layer.corners()) < GONE_SHARE]
-        return [seen[i] for i in far_from([card.center for card in seen], known, SAME_CARD * self._short)]
+        return [seen[i] for i in far_from([card.center for card in seen], known, self._same)]
 
     def _outlined(self, layer: Layer, difference: np.ndarray, seen: Sequence[Layer]) -> Layer:
         """``layer``, or the only card of ``seen`` centred near it (:data:`NEAR_OUTLINE`) that takes
@@ -389,7 +429,7 @@ class PileLayers:
             self._whole_for.append((card, frames))
             if frames != SETTLE_FRAMES:
                 continue
-            if not far_from([card.center], [layer.center for layer in self.lying], SAME_CARD * self._short):
+            if not far_from([card.center], [layer.center for layer in self.lying], self._same):
                 continue  # already known to lie there
             outline_mask = np.zeros(table.shape[:2], np.uint8)
             cv2.fillConvexPoly(outline_mask, np.round(card.corners()).astype(np.int32), 255)
@@ -454,6 +494,30 @@ class PileLayers:
             if inside and cv2.contourArea(contour) >= 0.5 * self._card_area:
                 blobs.append(contour)
         return blobs
+
+
+def alike(first_picture: np.ndarray, first: Layer, second_picture: np.ndarray, second: Layer) -> float:
+    """How alike the card ``first`` in ``first_picture`` looks to ``second`` in ``second_picture``:
+    the best normalised correlation of the first's picture inside its margin (:data:`LOOK_INSET`)
+    with the second's, laid upright and taken in a little wide (:data:`LOOK_PAD`), either way up
+    (-1..1; a picture with nothing on it is like none)."""
+    inner = _upright(first_picture, first, -LOOK_INSET)
+    around = _upright(second_picture, second, LOOK_PAD)
+    if float(inner.std()) < 2:  # nothing on it: normalised, noise
+        return -1.0
+    turned = inner[::-1, ::-1]
+    return max(float(cv2.matchTemplate(around, look, cv2.TM_CCOEFF_NORMED).max()) for look in (inner, turned))
+
+
+def _upright(picture: np.ndarray, card: Layer, grow: float) -> np.ndarray:
+    """``card``'s picture, grey, laid upright (its long side down the picture), ``grow`` px wider all
+    round."""
+    width, height = card.size
+    turn = card.angle + (90 if width > height else 0)
+    short, long_ = (side + 2 * grow for side in sorted(card.size))
+    place = cv2.getRotationMatrix2D(card.center, turn, 1.0)
+    place[:, 2] += (short / 2 - card.center[0], long_ / 2 - card.center[1])
+    return cv2.cvtColor(cv2.warpAffine(picture, place, (round(short), round(long_))), cv2.COLOR_BGR2GRAY)
 
 
 def aligned(image: np.ndarray, to: np.ndarray) -> np.ndarray:

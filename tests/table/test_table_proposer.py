@@ -506,6 +506,42 @@ def test_a_card_nudged_while_an_arm_moves_is_known_at_its_new_place_and_not_seen
     assert iou(corners, card) > 0.9
 
 
+def _figure_card(frame: np.ndarray, centre: tuple[float, float], angle: float) -> np.ndarray:
+    """Draw a card (1 px per mm) at ``angle`` whose picture is 8 mm blocks of random colour, like a
+    court card's figure; its corners."""
+    width, height = (round(side) for side in sorted(CARD_MM))
+    face = np.full((height, width, 3), 235, np.uint8)
+    blocks = np.random.default_rng(5).integers(0, 255, (height // 8, width // 8, 3), dtype=np.uint8)
+    figure = cv2.resize(blocks, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+    face[8 : height - 8, 8 : width - 8] = figure[: height - 16, : width - 16]
+    place = cv2.getRotationMatrix2D((width / 2, height / 2), -angle, 1.0)
+    place[:, 2] += np.asarray(centre) - (width / 2, height / 2)
+    size = frame.shape[1::-1]
+    inside = cv2.warpAffine(np.full((height, width), 255, np.uint8), place, size) > 128
+    frame[inside] = cv2.warpAffine(face, place, size)[inside]
+    return cv2.boxPoints((centre, (width, height), angle))
+
+
+def test_a_card_on_a_pile_straightened_by_a_hand_is_known_at_its_new_place_and_not_seen_arriving() -> None:
+    """A player straightens the court card on top of a pile, 7 mm and 4 degrees: what changed, its
+    figure seen off, fits a card over most of where it lay. It is that card, moved: no card arrived,
+    and the piles know it at its new place, once."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    under = _card(first, (430, 450), 10, (40, 40, 180))
+    pile, straightened = first.copy(), first.copy()
+    _figure_card(pile, (462, 440), 55)
+    moved = _figure_card(straightened, (468, 444), 59)
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
+    frames = [_reaching(straightened, i) for i in range(4)] + [straightened] * 4
+    assert [r for frame in frames for r in proposer.propose(frame) if r.arrived] == []
+    lying = proposer.lying()
+    assert len(lying) == 2
+    assert max(iou(corners, moved) for corners in lying) > 0.8
+    assert max(iou(corners, under) for corners in lying) > 0.85
+
+
 def test_a_card_tossed_onto_one_that_lay_still_while_an_arm_moved_is_told_from_it() -> None:
     """The next player reaches in before the table lies still, and tosses a card over most of the
     last one: the last card, seen lying still and whole, is known, so the tossed card is found at its
@@ -815,6 +851,27 @@ def test_a_white_card_tossed_over_a_white_card_on_a_finely_checked_cloth_is_foun
     proposer = ChangeProposer(profile, empty)
     _last_proposals(proposer, [empty] * 4 + [first] * 4)
     arrived = [r for _ in range(4) for r in proposer.look(pile, [over]).readings if r.arrived]
+    assert [iou(r.corners, over) > 0.9 for r in arrived] == [True]
+
+
+@pytest.mark.parametrize("lost", [False, True])
+def test_a_white_card_tossed_wholly_onto_white_cards_is_found_where_seen_while_the_table_lay_still(
+    lost: bool,
+) -> None:
+    """A card of blades, like an eight of swords, lands wholly on the white of white cards lying side
+    by side: what changed is only its blades, joined under two fifths of it. The detector's box
+    there is the card, though the detector loses it in the frame the table has lain still long
+    enough (a white card on white): the table has not moved since it was seen."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    for x in (420, 480):  # like aces' faces
+        _card(first, (x, 460), 0, (235, 235, 235))
+    pile = first.copy()
+    over = _swords(pile, (452, 455), 8)
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4)
+    boxes = [[over]] * 3 + [[] if lost else [over]]  # moving, then still for three frames
+    arrived = [r for seen in boxes for r in proposer.look(pile, seen).readings if r.arrived]
     assert [iou(r.corners, over) > 0.9 for r in arrived] == [True]
 
 
