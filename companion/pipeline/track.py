@@ -122,7 +122,9 @@ class _Track:
             seen: dict[Card | None, float] = {c: math.log(max(p, FLOOR)) for c, p in reading.alternatives}
             seen[UNLISTED] = math.log(max(1.0 - sum(p for _, p in reading.alternatives), FLOOR))
             floor = math.log(FLOOR)
-            for card in self.scores.keys() | seen.keys():
+            # in the order first read: a set's differs from run to run, and of cards read as likely as
+            # each other, the first listed ranks first (and may be the best the rules allow)
+            for card in [*self.scores, *(card for card in seen if card not in self.scores)]:
                 before = self.scores.get(card, floor)
                 self.scores[card] = before + weight * (seen.get(card, floor) - before)
         settled = t - self.still_since >= config.settle_s
