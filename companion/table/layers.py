@@ -339,13 +339,14 @@ class PileLayers:
             if polygon_iou(layer.corners(), old.corners()) >= NUDGED
             and alike(before, old, table, layer) >= ALIKE
         ]
+        straightened, replaced = [layer for layer, _ in nudges], [old for _, old in nudges]
         under_new = _filled(
             difference.shape, [layer.corners() for layer in new]
         )  # a new card over an old one does not move it
         stayed = [
             layer
             for layer in self.lying
-            if layer not in [old for _, old in nudges]
+            if layer not in replaced
             and share_inside(difference & ~under_new, layer.corners()) < GONE_SHARE
             and share_inside(changed, layer.corners()) >= PRESENT_SHARE
         ]
@@ -359,7 +360,7 @@ class PileLayers:
         piled = [card for card, piles in zip(whole, inside, strict=True) if piles]
         apart = [piled[i] for i in far_from([card.center for card in piled], known, self._same)]
         self.lying = stayed + new + apart
-        self.arrived = [layer for layer in new if layer not in [moved for moved, _ in nudges]]
+        self.arrived = [layer for layer in new if layer not in straightened]
 
     def _unknown(self, seen: Sequence[Layer], moved: np.ndarray) -> list[Layer]:
         """The cards of ``seen`` that are no card known to lie on the piles, where ``moved`` (what
