@@ -14,7 +14,9 @@ record then (in the last drawing turn, when the last drawer was to take that car
 A card found only after the trick's last card, though it came to rest with it, was
 tossed first (almost exactly onto the card under it) when that last card was brought
 from the side of the seat to play next: the last play is amended to it, and the last
-card is played again by the next seat; the log keeps both. A swap seen at the trump
+card is played again by the next seat; the log keeps both. A card played as a doubtful reading,
+nearly as likely another card, was that other card when the card it was taken for is played
+later, surely read: the play is amended, its flag settled. A swap seen at the trump
 spot goes to the seat to play, a guess amended when another seat plays, surely read,
 the card it took. Where the play area reaches into the trump spot (many players), a
 card there is at the trump spot only near where the face-up trump card lay. The camera does not
@@ -127,10 +129,12 @@ def choose(identity: Alternatives, allowed: Collection[Card], config: RecogniseC
 
 @dataclass(frozen=True)
 class Played:
-    """A table card the recogniser played: its play's index in the log, the reading it was played
-    as, when it came to rest and was played, and the seat it was brought from (or lies before)."""
+    """A table card the recogniser played: its play's index in the log and the seat that played it,
+    the reading it was played as, when it came to rest and was played, and the seat it was brought
+    from (or lies before)."""
 
     ref: int
+    seat: int
     choice: Choice
     rested: float
     t: float
@@ -333,6 +337,7 @@ class Recogniser:
             self._swap_behind_play(card, seat, t)
             or self._swap_in_last_draw(card, seat, t)
             or self._swapped_by(choice, seat, t)
+            or self._doubt_settled(card, seat, t)
         )
         if out:
             state = self.session.view().state
@@ -351,7 +356,7 @@ class Recogniser:
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
         sure = choice.doubt in (None, seat_doubt)
-        self._plays[card.id] = Played(self._last_ref(), choice, card.still_since, t, lies_at, sure)
+        self._plays[card.id] = Played(self._last_ref(), seat, choice, card.still_since, t, lies_at, sure)
         name = seat_name(state, seat)
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         return out + self._closed(tricks_before, t)
@@ -400,8 +405,10 @@ class Recogniser:
         self._apply(play, again, t)
         self._roles[card.id] = "play"
         self._trick_ids.insert(-1, card.id)
-        self._plays[card.id] = Played(last.ref, choice, card.still_since, last.t, before, True)
-        self._plays[last_id] = replace(last, ref=self._last_ref())  # brought from the side of ``seat``
+        self._plays[card.id] = Played(last.ref, before, choice, card.still_since, last.t, before, True)
+        self._plays[last_id] = replace(
+            last, ref=self._last_ref(), seat=seat
+        )  # brought from the side of ``seat``
         text = f"{seat_name(state, before)} played {choice.card}, found under {again.card} when the arm left"
         replayed = self._event("play", t, f"{seat_name(state, seat)} plays {again.card}", card, again, seat)
         return [
@@ -450,6 +457,39 @@ class Recogniser:
         name = seat_name(state, seat)
         text = f"{name} swapped {swap.put} for {swap.took} (seen when the {swap.took} was played)"
         return [Recognised("amend", t, text, seat=seat, card=swap.put, game=self.game)]
+
+    def _doubt_settled(self, card: TableCard, seat: int, t: float) -> list[Recognised]:
+        """``card`` is surely a card played before, in this game, as a doubtful reading nearly as
+        likely another card still unseen: that play was the other card. The play is amended, its
+        flag settled, when the log with ``card`` played by ``seat`` replays with no more problems."""
+        view = self.session.view()
+        allowed = playable(view.state)
+        if card.card is None or card.confidence < self.config.sure or card.card in allowed:
+            return []
+        doubtful = [
+            (i, play) for i, play in self._plays.items() if play.choice.card == card.card and not play.sure
+        ]
+        if not doubtful:
+            return []
+        earlier, play = doubtful[0]
+        taken = play.choice
+        other = next(((c, p) for c, p in taken.alternatives if c != card.card and c in allowed), None)
+        if other is None or (
+            taken.probability >= self.config.sure and taken.probability - other[1] >= self.config.margin
+        ):
+            return []
+        amend = Event("amend", ref=play.ref, card=other[0])
+        if not _no_worse(view, (*view.record.events, amend, Event("play", seat=seat, card=card.card))):
+            return []
+        for flag in view.flags:
+            if flag.seq == play.ref:
+                self.session.resolve(flag.id)
+        settled = Choice(other[0], other[1], None, taken.alternatives)
+        self._apply(amend, settled, t)
+        self._plays[earlier] = replace(play, choice=settled, sure=True)
+        name = seat_name(view.state, play.seat)
+        text = f"{name} played {other[0]}, not {card.card}: the {card.card} is played now, surely read"
+        return [Recognised("amend", t, text, seat=play.seat, card=other[0], game=self.game)]
 
     def _swap_in_last_draw(self, card: TableCard, seat: int, t: float) -> list[Recognised]:
         """``seat`` plays the card that lay face up when the stock ran out, which the engine gave the
@@ -590,7 +630,7 @@ class Recogniser:
         setup = self.session.view().setup
         self.session.new_game(replace(setup, first=(setup.first + 1) % len(setup.players)))
         self._roles = {card_id: "ignored" for card_id in self._roles}
-        self._uncollected, self._trick_ids, self._over = [], [], False
+        self._uncollected, self._trick_ids, self._plays, self._over = [], [], {}, False
         self._trump_at = None
         self.game += 1
 

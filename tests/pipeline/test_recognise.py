@@ -441,3 +441,26 @@ def test_a_lead_while_the_last_trick_lies_there_long_is_played_and_flagged(seen)
     script.put("a", SPOT[0], "1C").hold(1).put("b", SPOT[1], "5C").hold(1)
     script.put("c", (SPOT[0][0] + 80, SPOT[0][1]), "2C").hold(RecogniseConfig().gather_wait_s + 1)
     assert script.kinds()[-1] == "play" and "still lay on the table" in script.events[-1].doubt
+
+
+@pytest.mark.parametrize(("first", "amended"), [((0.5, 0.45), True), ((0.9, 0.08), False)])
+def test_a_doubtful_play_is_amended_when_the_card_it_was_taken_for_is_played_surely_later(
+    seen, first: tuple[float, float], amended: bool
+):
+    """A card read as the six of coins or, nearly as likely, the seven, is played as the six, flagged.
+    Later the six is played, read surely: the first card was the seven. The play is amended, the log
+    keeps both, and its flag is settled. A first card read surely is not amended: the later reading
+    is the one in doubt."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "6O", first[0], ("7O", first[1])).hold(2).put("b", SPOT[1], "5C").hold(1)
+    script.take("a", "b").hold(2).put("c", SPOT[0], "6O", 0.95, ("7O", 0.03)).hold(2)
+    first_play, later = script.state.tricks[0].plays[0], script.state.current[0]
+    if amended:
+        assert script.kinds()[-2:] == ["amend", "play"]
+        assert (first_play, later) == ((0, Card.parse("7O")), (0, Card.parse("6O")))
+        assert script.session.view().flags == () and script.state.valid
+        assert [e.type for e in script.session.view().record.events].count("amend") == 1
+    else:
+        assert "amend" not in script.kinds()
+        assert (first_play, later) == ((0, Card.parse("6O")), (0, Card.parse("7O")))
+        assert "6O" in script.events[-1].doubt
