@@ -406,9 +406,8 @@ class Recogniser:
         self._roles[card.id] = "play"
         self._trick_ids.insert(-1, card.id)
         self._plays[card.id] = Played(last.ref, before, choice, card.still_since, last.t, before, True)
-        self._plays[last_id] = replace(
-            last, ref=self._last_ref(), seat=seat
-        )  # brought from the side of ``seat``
+        # the last card, brought from the side of ``seat``, is played again by it
+        self._plays[last_id] = replace(last, ref=self._last_ref(), seat=seat)
         text = f"{seat_name(state, before)} played {choice.card}, found under {again.card} when the arm left"
         replayed = self._event("play", t, f"{seat_name(state, seat)} plays {again.card}", card, again, seat)
         return [
