@@ -361,6 +361,12 @@ class Recogniser:
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         return out + self._closed(tricks_before, t)
 
+    def _settle_flags(self, ref: int) -> None:
+        """Resolve the flags raised on the log's event ``ref``: the evidence since settled them."""
+        for flag in self.session.view().flags:
+            if flag.seq == ref:
+                self.session.resolve(flag.id)
+
     def _last_ref(self) -> int:
         """The log index of the event applied last."""
         return len(self.session.view().record.events) - 1
@@ -398,9 +404,7 @@ class Recogniser:
         play = Event("play", seat=seat, card=again.card)
         if not _no_worse(view, (*view.record.events, amend, play)):
             return []
-        for flag in view.flags:
-            if flag.seq == last.ref:
-                self.session.resolve(flag.id)
+        self._settle_flags(last.ref)
         self._apply(amend, choice, t)
         self._apply(play, again, t)
         self._roles[card.id] = "play"
@@ -465,12 +469,10 @@ class Recogniser:
         allowed = playable(view.state)
         if card.card is None or card.confidence < self.config.sure or card.card in allowed:
             return []
-        doubtful = [
-            (i, play) for i, play in self._plays.items() if play.choice.card == card.card and not play.sure
-        ]
-        if not doubtful:
+        earlier = next((i for i, p in self._plays.items() if p.choice.card == card.card and not p.sure), None)
+        if earlier is None:
             return []
-        earlier, play = doubtful[0]
+        play = self._plays[earlier]
         taken = play.choice
         other = next(((c, p) for c, p in taken.alternatives if c != card.card and c in allowed), None)
         if other is None or (
@@ -480,9 +482,7 @@ class Recogniser:
         amend = Event("amend", ref=play.ref, card=other[0])
         if not _no_worse(view, (*view.record.events, amend, Event("play", seat=seat, card=card.card))):
             return []
-        for flag in view.flags:
-            if flag.seq == play.ref:
-                self.session.resolve(flag.id)
+        self._settle_flags(play.ref)
         settled = Choice(other[0], other[1], None, taken.alternatives)
         self._apply(amend, settled, t)
         self._plays[earlier] = replace(play, choice=settled, sure=True)
