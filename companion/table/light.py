@@ -5,7 +5,10 @@ Rooms change their light (a lamp switched on, daylight fading) and cameras their
 it; pictures of the table compared across such a change would show every card as changed. Two
 pictures are compared in the brighter one's light (:func:`in_one_light`): what was white under
 the lamp clipped at the camera's brightest level, and darkened to the dimmer light it would be
-one flat grey where the dimmer picture shows the cloth's weave and the cards' shading. People
+one flat grey where the dimmer picture shows the cloth's weave and the cards' shading. A camera's
+levels are not quite proportional to the light (its black level, the glare in its lens, its
+compression), so the dimmer picture is brought to the brighter one's levels along a line fitted
+to the two pictures' own levels (:func:`light_line`), not by a gain alone. People
 cast shadows too (someone leaning over the table): a shadow darkens what lies under it by the same
 share in every channel, a share that changes smoothly, where a card or an arm brings colours and
 edges of its own (:func:`in_shade`).
@@ -21,6 +24,19 @@ import numpy as np
 #: A change of light of at most this share in every channel is left alone: it moves no pixel
 #: near the proposer's threshold of a change.
 SAME_LIGHT = 0.03
+#: The levels of one picture taken to another's light (:func:`light_line`) lie within this share
+#: of the other's level, plus this many levels, of the line fitted so far (a card come or gone
+#: leaves its levels far off it) ...
+LINE_SHARE, LINE_SLACK = 0.3, 8.0
+#: ... and the levels of a cloth of one tone, close together, say little of the line's slope: it
+#: leans towards the gain's as if that were seen across this many levels.
+LINE_PRIOR = 10.0
+#: Above this level a camera, and a video's encoding, squeeze the brightest tones together (the
+#: shoulder of their tone curve: under a lamp a white that was 200-240 in the room's light comes
+#: out at 245-250), so the line is fitted to the levels it is taken to below it.
+SHOULDER = 240
+#: The 256 levels of a colour channel of 8 bits.
+LEVELS = np.arange(256, dtype=np.float64)
 #: A channel this bright may have clipped at the camera's brightest level: how much brighter one
 #: picture is than another says nothing of the light there ...
 CLIPPED = 250
@@ -65,27 +81,80 @@ def light_gain(table: np.ndarray, background: np.ndarray) -> np.ndarray:
 
 def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:
     """``picture`` (BGR, 8 bits) as it would look in the light of ``other``, a picture of the same
-    table: each channel scaled by how much brighter ``other`` is; ``picture`` itself where the
-    light is the same (:data:`SAME_LIGHT`)."""
+    table: each channel's levels taken along the line to ``other``'s (:func:`light_lines`);
+    ``picture`` itself where the light is the same (:data:`SAME_LIGHT`)."""
     gain = light_gain(other, picture)
     if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
         return picture
-    return cv2.multiply(picture, channel_scalar(gain))
+    slope, offset = light_lines(picture, other, gain)
+    return _levelled(picture, slope[:, None] * LEVELS + offset[:, None])
+
+
+def light_lines(picture: np.ndarray, other: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per colour channel, the slope and offset of the line that takes the levels of ``picture``
+    (BGR) to those of ``other`` (BGR, 8 bits), a picture of the same table ``gain`` times as bright
+    (:func:`light_gain`): the gain alone where the light is the same (:data:`SAME_LIGHT`), else
+    :func:`light_line`'s."""
+    if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
+        return gain, np.zeros(3)
+    lines = np.array([light_line(picture[..., c], other[..., c], g) for c, g in enumerate(gain)])
+    return lines[:, 0], lines[:, 1]
 
 
 def in_one_light(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Two pictures (BGR, 8 bits) of the same table in one light, to be compared: in each colour
-    channel, the darker one brightened to the other's light, which clips it where the brighter one
-    clipped; both as they are where the light is the same (:data:`SAME_LIGHT`)."""
+    channel, the darker one brought to the other's levels (:func:`light_line`), which clips it
+    where the brighter one clipped; both as they are where the light is the same
+    (:data:`SAME_LIGHT`)."""
     gain = light_gain(second, first)
     if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
         return first, second
-    return _brightened(first, np.maximum(gain, 1.0)), _brightened(second, np.maximum(1.0 / gain, 1.0))
+    pictures = (first, second)
+    curves = [np.tile(LEVELS, (3, 1)), np.tile(LEVELS, (3, 1))]  # each picture's, per channel
+    for channel, brighter in enumerate(gain):
+        dim, lit = (0, 1) if brighter >= 1.0 else (1, 0)
+        slope, offset = light_line(
+            pictures[dim][..., channel], pictures[lit][..., channel], max(brighter, 1.0 / brighter)
+        )
+        curves[dim][channel] = slope * LEVELS + offset
+    return _levelled(first, curves[0]), _levelled(second, curves[1])
 
 
-def _brightened(picture: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """``picture`` with each colour channel multiplied by ``gain`` (each at least 1), clipping."""
-    return picture if np.all(gain == 1.0) else cv2.multiply(picture, channel_scalar(gain))
+def light_line(source: np.ndarray, target: np.ndarray, gain: float) -> tuple[float, float]:
+    """The line (slope, offset) that takes the levels of one colour channel of ``source`` to those
+    of ``target``, a picture of the same table in a light ``gain`` times as bright: fitted to the
+    median level of ``target`` at each level of ``source`` (every other pixel), each weighted by its
+    pixels, where neither clipped and ``target`` lies below the shoulder of its tone curve
+    (:data:`SHOULDER`); from the gain's line, each fit keeps the levels near the one before
+    (:data:`LINE_SHARE`, :data:`LINE_SLACK`) and leans towards the gain's slope (:data:`LINE_PRIOR`)."""
+    source, target = (np.ascontiguousarray(picture[::2, ::2], np.uint8) for picture in (source, target))
+    pairs = cv2.calcHist([source, target], [0, 1], None, [256, 256], [0, 256, 0, 256])
+    counts = pairs.sum(axis=1).astype(np.float64)
+    medians = np.argmax(2 * pairs.cumsum(axis=1) >= counts[:, None] + 1, axis=1).astype(np.float64)
+    usable = (counts > 0) & (LEVELS < CLIPPED) & (medians < SHOULDER)
+    slope, offset = gain, 0.0
+    for _ in range(3):
+        fitted = slope * LEVELS + offset
+        weights = counts * (usable & (np.abs(medians - fitted) <= LINE_SHARE * fitted + LINE_SLACK))
+        total = weights.sum()
+        if total == 0:
+            break
+        mean_level, mean_median = weights @ LEVELS / total, weights @ medians / total
+        spread = weights @ (LEVELS - mean_level) ** 2
+        together = weights @ ((LEVELS - mean_level) * (medians - mean_median))
+        prior = total * LINE_PRIOR**2
+        slope = (together + prior * gain) / (spread + prior)
+        offset = mean_median - slope * mean_level
+    return float(slope), float(offset)
+
+
+def _levelled(picture: np.ndarray, curves: np.ndarray) -> np.ndarray:
+    """``picture`` with each colour channel's levels taken along its curve (3 x 256), clipping;
+    ``picture`` itself where the curves change no level."""
+    table = np.clip(np.round(curves), 0, 255).astype(np.uint8)
+    if np.array_equal(table, np.tile(LEVELS, (3, 1))):
+        return picture
+    return np.asarray(cv2.LUT(picture, np.ascontiguousarray(table.T[None])))
 
 
 def in_shade(

@@ -3,7 +3,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.table.light import in_light_of, in_one_light, in_shade, light_gain
+from companion.table.light import channel_scalar, in_light_of, in_one_light, in_shade, light_gain
 from companion.table.proposer import ProposerConfig, colour_distance
 
 
@@ -91,6 +91,64 @@ def test_a_card_come_under_a_lamp_still_differs_compared_in_one_light() -> None:
     distance = colour_distance(*in_one_light(lamp, room))
     assert (distance[20:60, 20:45] > ProposerConfig.threshold).all()
     assert (distance[70:, 50:] <= ProposerConfig.threshold).all()
+
+
+def _camera_lit(picture: np.ndarray, slope: tuple[float, float, float], offset: tuple[float, float, float]):
+    """``picture`` (the room's light) under a lamp, as a camera whose levels are not proportional
+    to the light shows it: each channel's levels along a line (``slope``, ``offset``) that does not
+    pass through black (its black level, the glare in its lens, its compression)."""
+    return np.clip(picture * np.float32(slope) + np.float32(offset), 0, 255).astype(np.uint8)
+
+
+def test_a_lamp_switched_on_changes_no_pixel_where_the_camera_levels_are_not_proportional() -> None:
+    """Under the lamp the dark squares of a checked cloth brighten by another share than the light
+    squares do: no one gain takes the room's picture to the lamp's, the line through their levels
+    does."""
+    rng = np.random.default_rng(12)
+    room = np.clip(_checked(((20, 8, 30), (150, 140, 165))) + rng.normal(0, 3, (120, 160, 3)), 0, 255)
+    room = room.astype(np.uint8)
+    lamp = _camera_lit(room, (1.38, 1.34, 1.32), (8.0, 0.0, -12.0))
+    by_gain = colour_distance(cv2.multiply(room, channel_scalar(light_gain(lamp, room))), lamp)
+    assert np.count_nonzero(by_gain > ProposerConfig.threshold) > by_gain.size / 3
+    for first, second in [(room, lamp), (lamp, room)]:
+        assert colour_distance(*in_one_light(first, second)).max() <= ProposerConfig.threshold
+
+
+def test_a_lamp_s_white_squeezed_on_the_camera_s_shoulder_leaves_black_print_black() -> None:
+    """Under the lamp the cloth's white squares, 190-240 in the room's light, come out squeezed
+    together at 230-250 (the shoulder of the camera's tone curve): a line through them would lean
+    flat and lift the black of a card's print by 25 levels, the line through the levels below the
+    shoulder does not."""
+    rng = np.random.default_rng(13)
+    rows, cols = np.indices((120, 160)) // 10
+    white = ((rows + cols) % 2 == 0)[..., None]
+    room = np.where(white, rng.uniform(190, 240, (120, 160, 1)), rng.normal((165, 160, 95), 3, (120, 160, 3)))
+    room[50:62, 60:100] = 4  # a black print
+    room = np.clip(room, 0, 255).astype(np.uint8)
+    lit = room * np.float32(1.13)
+    lamp = np.clip(np.where(lit > 215, 250 - 35 * np.exp(-(lit - 215) / 25), lit), 0, 255).astype(np.uint8)
+    for first, second in [(room, lamp), (lamp, room)]:
+        assert colour_distance(*in_one_light(first, second)).max() <= ProposerConfig.threshold
+
+
+def test_a_cloth_of_one_even_tone_is_taken_to_the_lamp_s_light() -> None:
+    """All its pixels have one level: the line's slope is the gain's, its offset what fits."""
+    cloth = np.full((120, 160, 3), (60, 110, 140), np.uint8)
+    lamp = _camera_lit(cloth, (1.3, 1.2, 1.1), (-5.0, 0.0, 5.0))
+    for first, second in [(cloth, lamp), (lamp, cloth)]:
+        assert colour_distance(*in_one_light(first, second)).max() <= 1
+
+
+def test_a_card_alone_on_a_plain_cloth_as_the_lamp_goes_off_still_differs() -> None:
+    """The card's white is the only white in the dim picture, and lies where the lit picture shows
+    the cloth: its levels say nothing of the light, and are not taken to the cloth's."""
+    cloth = _cloth()
+    lamp = _camera_lit(cloth, (1.3, 1.3, 1.3), (-10.0, -10.0, -10.0))
+    dim = cloth.copy()
+    dim[30:90, 50:90] = (215, 220, 222)
+    distance = colour_distance(*in_one_light(lamp, dim))
+    assert (distance[30:90, 50:90] > ProposerConfig.threshold).all()
+    assert (distance[:, 100:] <= ProposerConfig.threshold).all()
 
 
 def test_pictures_in_the_same_light_are_compared_as_they_are() -> None:
