@@ -81,24 +81,13 @@ def light_gain(table: np.ndarray, background: np.ndarray) -> np.ndarray:
 
 def in_light_of(picture: np.ndarray, other: np.ndarray) -> np.ndarray:
     """``picture`` (BGR, 8 bits) as it would look in the light of ``other``, a picture of the same
-    table: each channel's levels taken along the line to ``other``'s (:func:`light_lines`);
+    table: each channel's levels taken along the line to ``other``'s (:func:`light_line`);
     ``picture`` itself where the light is the same (:data:`SAME_LIGHT`)."""
     gain = light_gain(other, picture)
     if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
         return picture
-    slope, offset = light_lines(picture, other, gain)
-    return _levelled(picture, slope[:, None] * LEVELS + offset[:, None])
-
-
-def light_lines(picture: np.ndarray, other: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per colour channel, the slope and offset of the line that takes the levels of ``picture``
-    (BGR) to those of ``other`` (BGR, 8 bits), a picture of the same table ``gain`` times as bright
-    (:func:`light_gain`): the gain alone where the light is the same (:data:`SAME_LIGHT`), else
-    :func:`light_line`'s."""
-    if np.all(np.abs(gain - 1.0) <= SAME_LIGHT):
-        return gain, np.zeros(3)
-    lines = np.array([light_line(picture[..., c], other[..., c], g) for c, g in enumerate(gain)])
-    return lines[:, 0], lines[:, 1]
+    lines = [light_line(picture[..., c], other[..., c], g) for c, g in enumerate(gain)]
+    return _levelled(picture, np.array([slope * LEVELS + offset for slope, offset in lines]))
 
 
 def in_one_light(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
