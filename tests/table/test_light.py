@@ -117,7 +117,7 @@ def test_a_lamp_switched_on_changes_no_pixel_where_the_camera_levels_are_not_pro
 def test_a_lamp_s_white_squeezed_on_the_camera_s_shoulder_leaves_black_print_black() -> None:
     """Under the lamp the cloth's white squares, 190-240 in the room's light, come out squeezed
     together at 230-250 (the shoulder of the camera's tone curve): a line through them would lean
-    flat and lift the black of a card's print by 25 levels, the line through the levels below the
+    flat and lift the black of a card's print by about 28 levels, the line through the levels below the
     shoulder does not."""
     rng = np.random.default_rng(13)
     rows, cols = np.indices((120, 160)) // 10
