@@ -18,7 +18,9 @@ card is played again by the next seat; the log keeps both. A card played as a do
 nearly as likely another card, was that other card when the card it was taken for is played
 later, surely read: the play is amended, its flag settled. A swap seen at the trump
 spot goes to the seat to play, a guess amended when another seat plays, surely read,
-the card it took. Where the play area reaches into the trump spot (many players), a
+the card it took. A card missed altogether (white print on a white card) shows when two cards
+in a row came from the sides of later seats than the rules expect: the missed plays go into the
+log as flagged guesses (:mod:`companion.pipeline.missed`), changed as their cards show up. Where the play area reaches into the trump spot (many players), a
 card there is at the trump spot only near where the face-up trump card lay. The camera does not
 see the hands: a play is not refused for a hand never shown (open hands, ``brisca-descubierta``),
 which every card would be alike, though the engine still records it.
@@ -32,10 +34,11 @@ from typing import Protocol
 
 import numpy as np
 
-from companion.cards import Card, Rank, deck
-from companion.engine import Event, Game, GameState, replay
+from companion.cards import Card, Rank
+from companion.engine import Event, Game, GameState, Trick, replay
 from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
+from companion.pipeline.missed import guess_freed, missed_before, playable, won_by
 from companion.pipeline.track import TableCard, TableState
 from companion.session import LiveSession, View
 from companion.table.profile import Layout
@@ -142,6 +145,15 @@ class Played:
     sure: bool  # read surely, flagged at most for the side it came from
 
 
+@dataclass(frozen=True)
+class Guess:
+    """A missed play's guessed card, the seat that played it, and the log event its flag is on."""
+
+    card: Card
+    seat: int
+    flag: int
+
+
 class Recogniser:
     """Stateful stage: ``update(table_state) -> [Recognised]``, applying events to a live session."""
 
@@ -156,6 +168,7 @@ class Recogniser:
         self._trick_ids: list[int] = []
         self._plays: dict[int, Played] = {}  # table card id -> its play
         self._trump_at: tuple[float, float] | None = None  # where the face-up trump card was seen
+        self._guesses: dict[int, Guess] = {}  # a missed play's log index -> its guess
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -175,6 +188,7 @@ class Recogniser:
             if self._lies_at_trump_spot(card):
                 out += self._at_trump_spot(card, table) or []
             elif in_play(self.zones, card.position, self.config.play_margin):
+                out += self._missed_before_last(card, table.t)
                 events = self._played(card, table.t)
                 if events is None:  # a doubtful card is watched longer; later cards wait their turn
                     break
@@ -321,7 +335,7 @@ class Recogniser:
         early = not state.current and bool(self._uncollected)  # a lead while the last trick lies there
         if early and t - self._placed_at[card.id] < self.config.gather_wait_s:
             return None  # a trick is gathered before the next is led: one of its cards, seen anew
-        choice = choose(card.identity, playable(state), self.config)
+        choice = choose(card.identity, self._allowed(state), self.config)
         if not self._decided(choice, card, t):
             return None
         if early and choice.doubt is None:
@@ -338,10 +352,11 @@ class Recogniser:
             or self._swap_in_last_draw(card, seat, t)
             or self._swapped_by(choice, seat, t)
             or self._doubt_settled(card, seat, t)
+            or self._guess_taken(choice, seat, t)
         )
         if out:
             state = self.session.view().state
-            choice = choose(card.identity, playable(state), self.config)
+            choice = choose(card.identity, self._allowed(state), self.config)
         lies_at, where = self._played_from(card)
         if lies_at != seat and not state.tricks and not state.current:
             state, seat = self._first_is(lies_at), lies_at
@@ -379,6 +394,8 @@ class Recogniser:
             out.append(self._trick_done(after, t))
         if after.complete and not self._over:
             self._over = True
+            if len(self._guesses) == 1:  # the one card nobody else played: no guess any more
+                self._settle_flags(next(iter(self._guesses.values())).flag)
             out.append(Recognised("game-over", t, _result(after), game=self.game))
         return out
 
@@ -532,6 +549,134 @@ class Recogniser:
             return [self._event("swap", t, text, card, Choice(taker, p, None, ()), seat)]
         return []
 
+    # --- missed plays ---------------------------------------------------------------------------
+
+    def _missed_before_last(self, card: TableCard, t: float) -> list[Recognised]:
+        """``card``, new and surely read, was brought from the side of a seat not to play, and so
+        was the last card played: the camera missed a card before that one. Either a guessed card
+        of the trick before it (the last card led) was one that left that trick to the side the
+        lead came from (:func:`won_by`), or the seats from the one the last card was given to, up
+        to the one it came from, played unseen (:func:`missed_before`). Taken when it leaves the
+        side of ``card`` to play and the log with no more problems; the last play's flag (the side
+        it came from) is settled."""
+        view = self.session.view()
+        state, record = view.state, view.record
+        if (
+            self._over
+            or not self._plays
+            or state.to_play is None
+            or card.brought_from is None
+            or card.confidence < self.config.sure
+            or card.card in self._on_table()
+        ):
+            return []
+        side = self.zones.nearest_seat(card.brought_from)
+        last_id = max(self._plays, key=lambda i: self._plays[i].ref)
+        last = self._plays[last_id]
+        if side == state.to_play or not last.sure or last.side == last.seat:
+            return []
+        explanations = (
+            (won_by(record, last.ref, self._guesses, last.side), self._tell_won_by),
+            (missed_before(record, last.ref, last.side, side), self._tell_missed),
+        )
+        for events, tell in explanations:
+            if events is None:
+                continue
+            amended = (*record.events, *events)
+            if replay(replace(record, events=amended)).to_play == side and _no_worse(view, amended):
+                self._settle_flags(last.ref)
+                return tell(last_id, events, t)
+        return []
+
+    def _tell_won_by(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:
+        """Apply :func:`won_by`'s amendments: a guess changed, the lead given to the trick's winner."""
+        (guess_amend, lead_amend), last = events, self._plays[last_id]
+        reguessed = self._reguess(guess_amend, "one that leaves the trick to the seat that led next", t)
+        self._apply(lead_amend, replace(last.choice, doubt=None), t)
+        self._plays[last_id] = replace(last, seat=last.side)
+        state = self.session.view().state
+        lead = f"{seat_name(state, last.side)} plays {last.choice.card}"
+        return [
+            reguessed,
+            self._trick_told(state.tricks[-1], t),
+            Recognised("play", t, lead, last.side, last.choice.card, last.rested, game=self.game),
+        ]
+
+    def _tell_missed(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:
+        """Apply :func:`missed_before`'s events: the missed plays guessed, the last card played again
+        by the seat it came from."""
+        last, view = self._plays[last_id], self.session.view()
+        state = view.state
+        tricks_before = len(replay(replace(view.record, events=view.record.events[: last.ref])).tricks)
+        *missed, again = events
+        out = []
+        for event in missed:
+            seat = last.seat if event.seat is None else event.seat  # an amend names no seat
+            name = seat_name(state, seat)
+            why = f"{name}'s card was not seen (the next cards came from the seats after it): a guess"
+            self._apply(event, Choice(event.card, 0.0, why, ()), t)
+            ref = last.ref if event.type == "amend" else self._last_ref()
+            self._guesses[ref] = Guess(event.card, seat, self._last_ref())
+            text = f"{name} played a card the camera missed: {event.card} [check: {why}]"
+            out.append(Recognised("play", t, text, seat=seat, card=event.card, doubt=why, game=self.game))
+        self._apply(again, replace(last.choice, doubt=None), last.t)
+        self._plays[last_id] = replace(last, ref=self._last_ref(), seat=last.side)
+        text = f"{seat_name(state, last.side)} plays {last.choice.card}"
+        again_told = Recognised("play", t, text, last.side, last.choice.card, last.rested, game=self.game)
+        told = self._retold_trick(last_id, tricks_before, t)
+        leads = self._trick_ids == [last_id] and bool(told)  # after the trick the missed plays closed
+        return [*out, *told, again_told] if leads else [*out, again_told, *told]
+
+    def _retold_trick(self, moved: int, tricks_before: int, t: float) -> list[Recognised]:
+        """Which table cards lie in which trick, once missed plays went in before the play of
+        ``moved`` (that card may now lead the next trick, or close its own): the trick the missed
+        plays closed is told again."""
+        state = self.session.view().state
+        entry = next((e for e in self._uncollected if moved in e[1]), None)
+        ids = [i for i in self._trick_ids if i != moved]
+        if entry is not None:  # the card had closed the trick, as it was played before
+            self._uncollected.remove(entry)
+            ids = [*entry[1] - {moved}]
+        if len(state.tricks) == tricks_before:
+            self._trick_ids = [*ids, moved]
+            return []
+        leads = bool(state.current)
+        self._trick_ids = ids if leads else [*ids, moved]
+        told = self._trick_done(state, t)
+        self._trick_ids = [moved] if leads else []
+        return [told]
+
+    def _guess_taken(self, choice: Choice, seat: int, t: float) -> list[Recognised]:
+        """``seat`` plays, surely read, the card guessed for a missed play: that play was another
+        card, the likeliest that leaves every trick's winner as it was (:func:`guess_freed`)."""
+        ref = next((r for r, g in self._guesses.items() if g.card == choice.card), None)
+        if ref is None or choice.doubt is not None or choice.card is None:
+            return []
+        view = self.session.view()
+        amend = guess_freed(view.record, ref, choice.card)
+        if amend is None:
+            return []
+        if not _no_worse(view, (*view.record.events, amend, Event("play", seat=seat, card=choice.card))):
+            return []
+        return [self._reguess(amend, f"not the {choice.card}, which is played now", t)]
+
+    def _reguess(self, amend: Event, why: str, t: float) -> Recognised:
+        """Amend a missed play's guess to another card (``why``: which), flagged in place of the
+        guess before."""
+        guess = self._guesses[amend.ref]
+        self._settle_flags(guess.flag)
+        name = seat_name(self.session.view().state, guess.seat)
+        doubt = f"{name}'s card was not seen: a guess, {why}"
+        self._apply(amend, Choice(amend.card, 0.0, doubt, ()), t)
+        self._guesses[amend.ref] = replace(guess, card=amend.card, flag=self._last_ref())
+        text = f"{name} played a card the camera missed: {amend.card}, not {guess.card} [check: {doubt}]"
+        return Recognised("amend", t, text, seat=guess.seat, card=amend.card, doubt=doubt, game=self.game)
+
+    def _allowed(self, state: GameState) -> set[Card]:
+        """The cards a new card may be read as: those that may still come out of a hand, and the
+        cards guessed for missed plays (a guess is changed when its card is played)."""
+        return playable(state) | {guess.card for guess in self._guesses.values()}
+
     def _on_table(self) -> set[Card]:
         """Cards played and still lying on the table: this trick's and uncollected ones'."""
         ids = [*self._trick_ids, *(i for _, trick in self._uncollected for i in trick)]
@@ -556,6 +701,11 @@ class Recogniser:
         trick = state.tricks[-1]
         self._uncollected.append((trick.n, frozenset(self._trick_ids)))
         self._trick_ids = []
+        return self._trick_told(trick, t)
+
+    def _trick_told(self, trick: Trick, t: float) -> Recognised:
+        """A trick done, for the console and the scoreboard."""
+        state = self.session.view().state
         cards = " ".join(str(card) for _, card in trick.plays)
         text = (
             f"trick {trick.n}: {cards} -> {seat_name(state, trick.winner)} wins {trick.points} "
@@ -630,6 +780,7 @@ class Recogniser:
         self.session.new_game(replace(setup, first=(setup.first + 1) % len(setup.players)))
         self._roles = {card_id: "ignored" for card_id in self._roles}
         self._uncollected, self._trick_ids, self._plays, self._over = [], [], {}, False
+        self._guesses = {}
         self._trump_at = None
         self.game += 1
 
@@ -649,12 +800,6 @@ def swap_cards(state: GameState, face_up: Card) -> list[Card]:
 def takers_of(face_up: Card) -> list[Card]:
     """The cards that may take the place of ``face_up`` under the stock: the 7 and the 2 of its suit."""
     return [Card(rank, face_up.suit) for rank in (Rank.SIETE, Rank.DOS) if rank != face_up.rank]
-
-
-def playable(state: GameState) -> set[Card]:
-    """Cards that may still come out of a hand: not played, and not the card under the stock."""
-    under_stock = {state.face_up} if state.face_up is not None and state.stock > 0 else set()
-    return set(deck(state.rules.deck)) - state.played - under_stock
 
 
 def _no_worse(view: View, events: Sequence[Event]) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from companion.cards import Card, deck
+from companion.engine import random_game, replay
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.recognise import at_trump_spot, choose, in_play
 from companion.pipeline.runner import Pipeline
@@ -24,13 +25,20 @@ SPOT = {0: (320.0, 395.0), 1: (320.0, 245.0)}
 MID_TRICK_SWAPS = {"preset": "brisca-2", "options": {"swap_mid_trick": True}}
 
 
+#: 4 players, seat 0 at the bottom and the others counterclockwise; the stock towards seats 0 and 1.
+TABLE4 = profile_from_corners([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]], (640, 640), 4, (SIDE, SIDE))
+EDGES = {0: (320.0, SIDE), 1: (SIDE, 320.0), 2: (320.0, 0.0), 3: (0.0, 320.0)}
+
+
 class Script:
     """Feeds scripted frames to a tracker and recogniser, collecting what they recognise."""
 
-    def __init__(self, seen, rules: str | dict = "brisca-2") -> None:
+    def __init__(
+        self, seen, rules: str | dict = "brisca-2", players: tuple[str, ...] = ("Ana", "Luis")
+    ) -> None:
         self.seen = seen
-        self.session = LiveSession(Setup(rules=rules, players=("Ana", "Luis")))
-        self.pipeline = Pipeline(lambda sight: sight, TABLE, self.session)
+        self.session = LiveSession(Setup(rules=rules, players=players))
+        self.pipeline = Pipeline(lambda sight: sight, TABLE if len(players) == 2 else TABLE4, self.session)
         self.lying: dict[str, object] = {}
         self.arms: tuple[Reach, ...] = ()
         self.t = 0.0
@@ -42,7 +50,7 @@ class Script:
 
     def reach(self, seat: int | None, tip: tuple[float, float] = (320.0, 320.0)) -> Script:
         """An arm from ``seat``'s edge of the table reaches to ``tip`` (None: no arm)."""
-        edges = {0: (320.0, SIDE), 1: (320.0, 0.0)}
+        edges = {0: EDGES[0], 1: EDGES[2]} if len(self.state.players) == 2 else EDGES
         self.arms = () if seat is None else (Reach(edges[seat], tip),)
         return self
 
@@ -464,3 +472,120 @@ def test_a_doubtful_play_is_amended_when_the_card_it_was_taken_for_is_played_sur
         assert "amend" not in script.kinds()
         assert (first_play, later) == ((0, Card.parse("6O")), (0, Card.parse("7O")))
         assert "6O" in script.events[-1].doubt
+
+
+def _tossed(script: Script, seat: int, name: str, card: str, at: tuple[float, float]) -> Script:
+    """``seat``'s arm brings ``card`` to ``at`` and leaves."""
+    return script.reach(seat, at).hold(0.3).put(name, at, card).hold(0.2).reach(None).hold(1.5)
+
+
+def _lead_unseen(seen) -> Script:
+    """Ana leads the ace of cups; Luis's card lands unseen; Ana, who won, leads the five of batons
+    and Luis answers with the seven: the cards come from the sides of the seats that played them."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0)).take("a").hold(2)
+    _tossed(script, 0, "b", "5B", (320.0, 340.0))
+    return _tossed(script, 1, "c", "7B", (320.0, 300.0))
+
+
+def test_a_card_the_camera_missed_is_guessed_once_two_cards_came_from_the_seats_after_it(seen):
+    """The five came from Ana's side while Luis was to play: flagged, it went to Luis. The seven
+    from Luis's side tells that Luis's card was missed: the five is Ana's lead, Luis's missed
+    card a guess of no points that leaves the trick to Ana, flagged; the log keeps what was told."""
+    script = _lead_unseen(seen)
+    state = script.state
+    assert [(s, str(c)) for t in state.tricks for s, c in t.plays] == [
+        (0, "1C"),
+        (1, "2B"),
+        (0, "5B"),
+        (1, "7B"),
+    ]
+    (flag,) = script.session.view().flags
+    assert flag.seq == 3 and "Luis's card was not seen" in flag.reason
+    record = script.session.view().record
+    assert [(e.type, e.seat, str(e.card)) for e in record.events[2:4]] == [
+        ("play", 1, "5B"),
+        ("amend", None, "2B"),
+    ]
+    told = [(e.kind, e.seat, e.card and str(e.card)) for e in script.events[4:]]
+    assert told == [
+        ("play", 1, "2B"),  # the missed card guessed
+        ("trick", 0, None),  # the first trick told again, with it
+        ("play", 0, "5B"),
+        ("play", 1, "7B"),
+        ("trick", 1, None),
+        ("collected", None, None),  # the ace, the first trick's only card seen, was gathered
+    ]
+
+
+def test_one_card_from_the_side_of_a_seat_not_to_play_is_no_missed_card(seen):
+    """The five came from Ana's side while Luis was to play, but the next card came from the side
+    of the seat to play as told: nothing was missed, the five stays Luis's, flagged."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 0, "b", "5C", (330.0, 300.0)).take("a", "b").hold(2)
+    _tossed(script, 0, "c", "4B", (320.0, 340.0))
+    plays = [(s, str(c)) for t in script.state.tricks for s, c in t.plays] + [
+        (s, str(c)) for s, c in script.state.current
+    ]
+    assert plays == [(0, "1C"), (1, "5C"), (0, "4B")]
+    assert "amend" not in [e.type for e in script.session.view().record.events]
+    (flag,) = script.session.view().flags
+    assert "brought from the side of seat 0" in flag.reason
+
+
+def test_a_guessed_card_played_later_surely_read_changes_the_guess(seen):
+    """Luis leads the two of batons, the card guessed for his missed one: the guess becomes the
+    next likeliest card that leaves the first trick to Ana, flagged again; the two is played."""
+    script = _lead_unseen(seen).take("b", "c").hold(2)
+    _tossed(script, 1, "d", "2B", (320.0, 300.0))
+    state = script.state
+    assert state.tricks[0].plays == ((0, Card.parse("1C")), (1, Card.parse("2C")))
+    assert state.current == ((1, Card.parse("2B")),) and state.valid
+    (flag,) = script.session.view().flags
+    assert "not the 2B" in flag.reason
+    assert script.kinds()[-2:] == ["amend", "play"]
+
+
+def test_a_guess_that_left_a_trick_to_the_wrong_seat_changes_when_the_next_lead_comes_from_its_winner(seen):
+    """Four players. Luis's card (a trump) was missed as Eva's came from her side: guessed, of no
+    points, it left the first trick to Ana. Then the lead came from Luis's side and the card after
+    it from Eva's: Luis won that trick. The guess becomes the lowest trump, the lead Luis's."""
+    players = ("Ana", "Luis", "Eva", "Pau")
+    near = {0: (320.0, 380.0), 1: (380.0, 320.0), 2: (320.0, 260.0), 3: (260.0, 320.0)}
+    script = Script(seen, "brisca-4", players).put("trump", (455.0, 455.0), "3O").hold(1)
+    _tossed(script, 0, "a", "1C", near[0])
+    _tossed(script, 2, "b", "5C", near[2])  # Luis's card before it went unseen
+    _tossed(script, 3, "c", "6C", near[3]).take("a", "b", "c").hold(2)
+    assert script.state.tricks[0].winner == 0  # the guess left the trick to Ana
+    _tossed(script, 1, "d", "7B", near[1])
+    _tossed(script, 2, "e", "10B", near[2])
+    state = script.state
+    assert state.tricks[0].plays == tuple(
+        (seat, Card.parse(card)) for seat, card in enumerate(["1C", "2O", "5C", "6C"])
+    )
+    assert state.tricks[0].winner == 1 and state.valid
+    assert state.current == ((1, Card.parse("7B")), (2, Card.parse("10B")))
+    (flag,) = script.session.view().flags
+    assert "leaves the trick to the seat that led next" in flag.reason
+
+
+def test_a_lone_guess_is_the_card_nobody_else_played_once_the_game_is_over(seen):
+    """In the last trick but one, the second card is missed; the leader, who won, leads the last
+    trick, and the other answers. The guess ends as the one card left, and its flag is settled."""
+    game = next(g for g in map(lambda s: random_game("brisca-2", s), range(50)) if _leader_won(g, 18))
+    first = [i for i, e in enumerate(game.events) if e.type == "play"][36]  # trick 19's lead
+    (lead, missed), (again, answer) = (replay(game).tricks[n].plays for n in (18, 19))
+    script = Script(seen)
+    script.session.load(replace(game, events=game.events[:first]))
+    _tossed(script, lead[0], "a", str(lead[1]), SPOT[lead[0]]).take("a").hold(2)
+    _tossed(script, again[0], "b", str(again[1]), SPOT[again[0]])
+    _tossed(script, answer[0], "c", str(answer[1]), SPOT[answer[0]])
+    state = script.state
+    assert state.complete and state.valid and state.tricks[18].plays == (lead, missed)
+    assert script.session.view().flags == ()
+
+
+def _leader_won(game, n: int) -> bool:
+    trick = replay(game).tricks[n]
+    return trick.winner == trick.leader

@@ -1,0 +1,115 @@
+"""Plays the camera missed, told by the sides the next cards came from.
+
+A card that lands unseen (white print on a white card, under a hand) leaves its seat's turn open:
+the next card, brought from the side of a later seat, is played by the seat whose card was missed,
+and every card after it by the wrong seat. When two cards in a row came from the sides of the seats
+that would have played them had the seats before the first been missed, those seats' plays go into
+the log as guesses: cards they may hold, of the fewest points, that leave each trick to the seat
+the next lead came from. A guess is changed when its card is played later, surely read.
+
+Pure functions of game records; the recogniser applies what they return (``amend`` and ``play``
+events, appended: the log keeps what was played before).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from companion.cards import Card, Suit, deck
+from companion.engine import Event, GameRecord, GameState, replay
+
+
+def missed_before(
+    record: GameRecord, ref: int, seat: int, then: int | None = None
+) -> tuple[Event, ...] | None:
+    """Events that tell the play ``ref`` (the last event of ``record``) came after missed plays:
+    its log entry becomes the first missed play (an ``amend`` to a guessed card), the other missed
+    plays follow, guessed, then its card played by ``seat``, after which ``then`` (when given: the
+    side the card after it came from) is to play. None when no run of seats from the one that
+    played it to the end of its trick does that with guesses the rules allow."""
+    events = record.events
+    play = events[ref]
+    if ref != len(events) - 1 or play.type != "play" or play.card is None or play.seat == seat:
+        return None
+    again = replace(play, seat=seat)
+    log: tuple[Event, ...] = events[:ref]
+    state = replay(replace(record, events=log))
+    for _ in range(state.rules.seats - 1):
+        closes = len(state.current) == state.rules.seats - 1
+        issues, to_play = len(state.issues), state.to_play
+        for card in _likely(playable(state) - {play.card}, state.trump_suit):
+            guess = Event("play", seat=to_play, card=card)
+            after = replay(replace(record, events=(*log, guess)))
+            if len(after.issues) > issues or (closes and after.to_play != seat):
+                continue
+            if after.to_play != seat or then is None:
+                break
+            if replay(replace(record, events=(*log, guess, again))).to_play == then:
+                break
+        else:
+            return None
+        log, state = (*log, guess), after
+        if state.to_play == seat:
+            first, *more = log[ref:]
+            return (replace(first, type="amend", ref=ref, seat=None), *more, again)
+        if closes:
+            return None
+    return None
+
+
+def guess_freed(record: GameRecord, ref: int, card: Card) -> Event | None:
+    """An ``amend`` of the guessed play ``ref`` to another card than ``card`` (played now, surely
+    read), one that leaves every trick with the winner it had; None when no card left does."""
+    now = replay(record)
+    winners = [trick.winner for trick in now.tricks]
+    for other in _likely(playable(now) - {card}, now.trump_suit):
+        amend = Event("amend", ref=ref, card=other)
+        after = replay(replace(record, events=(*record.events, amend)))
+        if len(after.issues) <= len(now.issues) and [t.winner for t in after.tricks] == winners:
+            return amend
+    return None
+
+
+def won_by(record: GameRecord, lead: int, guesses: Iterable[int], seat: int) -> tuple[Event, ...] | None:
+    """Events that give the last trick to ``seat``, the side the lead after it (the play ``lead``,
+    the last event of ``record``) came from: a guessed play of that trick (``guesses``: their log
+    indices) amended to the likeliest card that makes ``seat`` win it, and the lead amended to
+    ``seat``. None when the lead is ``seat``'s already, or no guess of that trick can do it."""
+    now = replay(record)
+    if lead != len(record.events) - 1 or len(now.current) != 1 or now.current[0][0] == seat or not now.tricks:
+        return None
+    trick = now.tricks[-1]
+    for ref in sorted(guesses, reverse=True):
+        if (record.events[ref].seat, _card_now(record, ref)) not in trick.plays:
+            continue
+        for card in _likely(playable(now) - {now.current[0][1]}, now.trump_suit):
+            events = (
+                Event("amend", ref=ref, card=card),
+                Event("amend", ref=lead, seat=seat),
+            )
+            after = replay(replace(record, events=(*record.events, *events)))
+            if len(after.issues) <= len(now.issues) and after.tricks[-1].winner == seat:
+                return events
+    return None
+
+
+def playable(state: GameState) -> set[Card]:
+    """Cards that may still come out of a hand: not played, and not the card under the stock."""
+    under_stock = {state.face_up} if state.face_up is not None and state.stock > 0 else set()
+    return set(deck(state.rules.deck)) - state.played - under_stock
+
+
+def _likely(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
+    """Cards in the order a missed card is guessed: fewest points first (half a deck is worth
+    none, so a guess rarely moves the score much), then not trumps, then lowest rank."""
+    return sorted(cards, key=lambda c: (c.points, c.suit == trump, c.rank, str(c)))
+
+
+def _card_now(record: GameRecord, ref: int) -> Card | None:
+    """The card of the play ``ref``, its amendments applied."""
+    card = record.events[ref].card
+    for event in record.events[ref + 1 :]:
+        if event.type == "amend" and event.ref == ref and event.card is not None:
+            card = event.card
+    return card

@@ -1,0 +1,110 @@
+"""Missed plays guessed from the sides the next cards came from, over random legal games."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from companion.engine import GameRecord, random_game, replay
+from companion.pipeline.missed import guess_freed, missed_before, won_by
+
+PRESETS = ["brisca-2", "brisca-3", "brisca-4", "brisca-6"]
+
+
+def _seen_without(game: GameRecord, missed: int) -> GameRecord:
+    """What the camera told when the play ``missed`` went unseen: the log before it, and the next
+    card given to the seat whose turn it was."""
+    after = game.events[missed + 1]
+    return replace(game, events=(*game.events[:missed], replace(after, seat=game.events[missed].seat)))
+
+
+def _plays(game: GameRecord, index: int) -> list[int]:
+    """The indices of the play events from ``index`` on that have another play right after them."""
+    events = game.events
+    return [i for i in range(index, len(events) - 1) if events[i].type == events[i + 1].type == "play"]
+
+
+def _seats(record: GameRecord) -> list[list[int]]:
+    """Who played each card, trick by trick, the trick under way last."""
+    state = replay(record)
+    plays = [trick.plays for trick in state.tricks] + [state.current]
+    return [[seat for seat, _ in trick] for trick in plays]
+
+
+def _guessed(game: GameRecord, pick: float) -> tuple[int, GameRecord]:
+    """A play of ``game`` missed (chosen by ``pick``, never the first) and the record once the
+    next card, which came from the side of its own seat, told of it."""
+    candidates = _plays(game, 2)
+    missed = candidates[int(pick * len(candidates))]
+    truth, seen = game.events, _seen_without(game, missed)
+    assume(truth[missed].seat != truth[missed + 1].seat)  # else no side tells of the missed card
+    then = replay(replace(game, events=truth[: missed + 2])).to_play  # the side the card after came from
+    events = missed_before(seen, missed, truth[missed + 1].seat, then)
+    assert events is not None
+    assert events[0].type == "amend" and events[0].ref == missed
+    assert events[0].card != truth[missed + 1].card
+    return missed, replace(seen, events=(*seen.events, *events))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), pick=st.floats(0, 1, exclude_max=True))
+def test_a_missed_play_puts_every_card_back_with_the_seat_that_played_it(preset, seed, pick):
+    """Whatever play of a game goes unseen (but the game's first), the guess puts the next card
+    with the seat it came from, and every card before it with its seat; the log keeps what was
+    told (the guess amends it)."""
+    game = random_game(preset, seed)
+    missed, guessed = _guessed(game, pick)
+    assert replay(guessed).valid
+    assert _seats(guessed) == _seats(replace(game, events=game.events[: missed + 2]))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_a_guess_that_lost_a_trick_its_card_won_is_changed_when_the_next_lead_comes_from_its_winner(
+    preset, seed
+):
+    """The card after the missed one closed the trick, which the guess left to the wrong seat: the
+    next lead, given to that seat, came from the side of the trick's true winner. The guess is
+    changed to a card that lets that seat win, and the lead given to it."""
+    game = random_game(preset, seed)
+    truth = game.events
+    for missed in _plays(game, 2):
+        seen = _seen_without(game, missed)
+        lead = truth[missed + 2] if missed + 2 < len(truth) else None
+        if lead is None or lead.type != "play" or truth[missed].seat == truth[missed + 1].seat:
+            continue
+        events = missed_before(seen, missed, truth[missed + 1].seat)  # the side after it unknown
+        guessed = replay(replace(seen, events=(*seen.events, *(events or ()))))
+        if events is None or guessed.current or guessed.tricks[-1].winner == lead.seat:
+            continue
+        if lead.card in guessed.played:  # the guess is changed as its card is led (guess_freed)
+            continue
+        told = replace(seen, events=(*seen.events, *events, replace(lead, seat=guessed.to_play)))
+        break
+    else:
+        assume(False)  # no missed card in this game would have won its trick unseen
+    amended = won_by(told, len(told.events) - 1, [missed], lead.seat)
+    assert amended is not None
+    fixed = replace(told, events=(*told.events, *amended))
+    assert replay(fixed).valid
+    assert _seats(fixed) == _seats(replace(game, events=truth[: missed + 3]))
+
+
+def test_a_guess_played_later_is_changed_to_a_card_that_leaves_each_trick_to_its_winner():
+    game = random_game("brisca-4", 11)
+    first = _plays(game, 2)[0]
+    seen = _seen_without(game, first)
+    events = missed_before(seen, first, game.events[first + 1].seat)
+    assert events is not None
+    guessed = replace(seen, events=(*seen.events, *events))
+    taken = events[0].card
+    amend = guess_freed(guessed, first, taken)
+    assert amend is not None and amend.ref == first and amend.card not in (taken, None)
+    before, after = replay(guessed), replay(replace(guessed, events=(*guessed.events, amend)))
+    assert [t.winner for t in after.tricks] == [t.winner for t in before.tricks]
+    assert taken not in after.played and amend.card in after.played and after.valid
