@@ -192,11 +192,13 @@ class LiveSession:
     ) -> Event:
         """Run one engine action and tell the watchers; the engine's error propagates and
         changes nothing. With ``doubt`` (why the reading is unsure) the resulting event is
-        flagged for confirmation, with the identifier's ``alternatives`` and a ``snapshot``."""
+        flagged for confirmation, with the identifier's ``alternatives`` and a ``snapshot``; a
+        flagged amendment flags the event it amends, which the operator corrects."""
         with self._lock:
             event = action(self._game)
             if doubt is not None:
-                seq = len(self._game.record.events) - 1
+                amends = event.type == "amend" and event.ref is not None
+                seq = event.ref if amends else len(self._game.record.events) - 1
                 self._flags.append(Flag(next(self._flag_ids), seq, doubt, alternatives, snapshot))
             self._persist(event)
             self._changed()

@@ -20,10 +20,11 @@ later, surely read: the play is amended, its flag settled. A swap seen at the tr
 spot goes to the seat to play, a guess amended when another seat plays, surely read,
 the card it took. A card missed altogether (white print on a white card) shows when two cards
 in a row came from the sides of later seats than the rules expect: the missed plays go into the
-log as flagged guesses (:mod:`companion.pipeline.missed`), changed as their cards show up. Where the play area reaches into the trump spot (many players), a
-card there is at the trump spot only near where the face-up trump card lay. The camera does not
-see the hands: a play is not refused for a hand never shown (open hands, ``brisca-descubierta``),
-which every card would be alike, though the engine still records it.
+log as flagged guesses (:mod:`companion.pipeline.missed`), changed as their cards show up. Where
+the play area reaches into the trump spot (many players), a card there is at the trump spot
+only near where the face-up trump card lay. The camera does not see the hands: a play is not
+refused for a hand never shown (open hands, ``brisca-descubierta``), which every card would be
+alike, though the engine still records it.
 """
 
 from __future__ import annotations
@@ -147,11 +148,10 @@ class Played:
 
 @dataclass(frozen=True)
 class Guess:
-    """A missed play's guessed card, the seat that played it, and the log event its flag is on."""
+    """A missed play's guessed card and the seat that played it (its flag is on the play)."""
 
     card: Card
     seat: int
-    flag: int
 
 
 class Recogniser:
@@ -169,6 +169,7 @@ class Recogniser:
         self._plays: dict[int, Played] = {}  # table card id -> its play
         self._trump_at: tuple[float, float] | None = None  # where the face-up trump card was seen
         self._guesses: dict[int, Guess] = {}  # a missed play's log index -> its guess
+        self._unexplained: tuple[int, int] | None = None  # (card id, log length) no missed play explained
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -395,7 +396,7 @@ class Recogniser:
         if after.complete and not self._over:
             self._over = True
             if len(self._guesses) == 1:  # the one card nobody else played: no guess any more
-                self._settle_flags(next(iter(self._guesses.values())).flag)
+                self._settle_flags(next(iter(self._guesses)))
             out.append(Recognised("game-over", t, _result(after), game=self.game))
         return out
 
@@ -573,7 +574,8 @@ class Recogniser:
         side = self.zones.nearest_seat(card.brought_from)
         last_id = max(self._plays, key=lambda i: self._plays[i].ref)
         last = self._plays[last_id]
-        if side == state.to_play or not last.sure or last.side == last.seat:
+        tried = (card.id, len(record.events))
+        if side == state.to_play or not last.sure or last.side == last.seat or tried == self._unexplained:
             return []
         explanations = (
             (won_by(record, last.ref, self._guesses, last.side), self._tell_won_by),
@@ -586,6 +588,7 @@ class Recogniser:
             if replay(replace(record, events=amended)).to_play == side and _no_worse(view, amended):
                 self._settle_flags(last.ref)
                 return tell(last_id, events, t)
+        self._unexplained = tried  # not asked again while the card waits and nothing is played
         return []
 
     def _tell_won_by(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:
@@ -616,7 +619,7 @@ class Recogniser:
             why = f"{name}'s card was not seen (the next cards came from the seats after it): a guess"
             self._apply(event, Choice(event.card, 0.0, why, ()), t)
             ref = last.ref if event.type == "amend" else self._last_ref()
-            self._guesses[ref] = Guess(event.card, seat, self._last_ref())
+            self._guesses[ref] = Guess(event.card, seat)
             text = f"{name} played a card the camera missed: {event.card} [check: {why}]"
             out.append(Recognised("play", t, text, seat=seat, card=event.card, doubt=why, game=self.game))
         self._apply(again, replace(last.choice, doubt=None), last.t)
@@ -664,11 +667,11 @@ class Recogniser:
         """Amend a missed play's guess to another card (``why``: which), flagged in place of the
         guess before."""
         guess = self._guesses[amend.ref]
-        self._settle_flags(guess.flag)
+        self._settle_flags(amend.ref)
         name = seat_name(self.session.view().state, guess.seat)
         doubt = f"{name}'s card was not seen: a guess, {why}"
         self._apply(amend, Choice(amend.card, 0.0, doubt, ()), t)
-        self._guesses[amend.ref] = replace(guess, card=amend.card, flag=self._last_ref())
+        self._guesses[amend.ref] = replace(guess, card=amend.card)
         text = f"{name} played a card the camera missed: {amend.card}, not {guess.card} [check: {doubt}]"
         return Recognised("amend", t, text, seat=guess.seat, card=amend.card, doubt=doubt, game=self.game)
 

@@ -108,6 +108,20 @@ def test_a_doubtful_reading_is_flagged_and_resolved_by_an_amend(
         session.resolve(flag.id)
 
 
+def test_a_doubtful_amendment_flags_the_event_it_amends_which_the_operator_corrects(
+    session: LiveSession, full_record: GameRecord
+) -> None:
+    truth = next_event(session, full_record)
+    assert truth.type == "play" and truth.card is not None
+    guesses = [card for card in session.view().state.unseen if card != truth.card][:2]
+    session.apply(lambda game: game.play(truth.seat, guesses[0]))
+    session.apply(lambda game: game.amend(PLAYED, card=guesses[1]), doubt="a guess")
+    (flag,) = session.view().flags
+    assert flag.seq == PLAYED
+    session.resolve(flag.id, lambda game: game.amend(flag.seq, card=truth.card))
+    assert session.view().state == replay(prefix(full_record, PLAYED + 1))
+
+
 def test_confirming_a_flag_adds_no_event(session: LiveSession, full_record: GameRecord) -> None:
     event = next_event(session, full_record)
     session.apply(lambda game: game.apply(event), doubt="low confidence")
