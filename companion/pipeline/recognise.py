@@ -185,6 +185,7 @@ class Recogniser:
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
         out += self._collected(present, table.t)
+        out += self._last_card_unseen(present, table.t)
         for card in self._in_turn(new):
             if self._lies_at_trump_spot(card):
                 out += self._at_trump_spot(card, table) or []
@@ -674,6 +675,27 @@ class Recogniser:
         self._guesses[amend.ref] = replace(guess, card=amend.card)
         text = f"{name} played a card the camera missed: {amend.card}, not {guess.card} [check: {doubt}]"
         return Recognised("amend", t, text, seat=guess.seat, card=amend.card, doubt=doubt, game=self.game)
+
+    def _last_card_unseen(self, present: set[int], t: float) -> list[Recognised]:
+        """The game's last trick, one card short, was taken away: that card, the one left, was
+        played unseen by the seat to play."""
+        state = self.session.view().state
+        left = playable(state)
+        if (
+            self._over
+            or state.to_play is None
+            or len(left) != 1
+            or len(state.current) != state.rules.seats - 1
+            or not self._trick_ids
+            or set(self._trick_ids) & present
+        ):
+            return []
+        seat, tricks_before = state.to_play, len(state.tricks)
+        choice = self._play(seat, Choice(left.pop(), 1.0, None, ()), t)
+        text = f"{seat_name(state, seat)} plays {choice.card}: the one card left, taken away before it showed"
+        flag = f" [check: {choice.doubt}]" if choice.doubt else ""
+        played = Recognised("play", t, text + flag, seat, choice.card, doubt=choice.doubt, game=self.game)
+        return [played, *self._closed(tricks_before, t)]
 
     def _allowed(self, state: GameState) -> set[Card]:
         """The cards a new card may be read as: those that may still come out of a hand, and the

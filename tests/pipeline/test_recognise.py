@@ -589,3 +589,20 @@ def test_a_lone_guess_is_the_card_nobody_else_played_once_the_game_is_over(seen)
 def _leader_won(game, n: int) -> bool:
     trick = replay(game).tricks[n]
     return trick.winner == trick.leader
+
+
+def test_the_last_trick_taken_away_a_card_short_had_the_one_card_left_played_unseen(seen):
+    """The last card of the game went unseen: once the last trick is taken away, the one card
+    left is played by the seat to play; while the trick lies there, nothing is."""
+    game = random_game("brisca-2", 3)
+    first = [i for i, e in enumerate(game.events) if e.type == "play"][38]  # the last trick's lead
+    (lead, last) = replay(game).tricks[19].plays
+    script = Script(seen)
+    script.session.load(replace(game, events=game.events[:first]))
+    _tossed(script, lead[0], "a", str(lead[1]), SPOT[lead[0]]).hold(2)
+    assert not script.state.complete
+    script.take("a").hold(2)
+    state = script.state
+    assert state.complete and state.valid and state.tricks[19].plays == (lead, last)
+    assert script.kinds()[-4:] == ["play", "trick", "game-over", "collected"]
+    assert "the one card left" in script.events[-4].text and script.events[-4].doubt is None
