@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.cards import Card, UnknownCard, deck
-from companion.engine import GameState, Trick
+from companion.engine import Event, GameState, Trick
+from companion.engine.replay import effective_log
 from companion.session import View
 from webui import i18n
 
@@ -72,7 +73,15 @@ def scoreboard(view: View, locale: str, *, for_json: bool = False) -> dict[str, 
     }
     if not for_json:
         board["chart"] = chart(sides, state.tricks, state.rules.tricks)
+        board["flagged"] = flagged_events(view)
     return board
+
+
+def flagged_events(view: View) -> dict[int, Event]:
+    """Each flagged event as the log's corrections leave it: a missed card's guess, amended since
+    it was flagged, shows the card guessed now."""
+    log, _ = effective_log(view.record.events)
+    return {flag.seq: log[flag.seq] or view.record.events[flag.seq] for flag in view.flags}
 
 
 def seat_names(view: View) -> list[str]:

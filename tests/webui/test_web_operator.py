@@ -102,6 +102,19 @@ def test_picking_another_card_amends_the_event_and_the_score_follows(
     assert view.state == replay(prefix(full_record, PLAYED + 1))
 
 
+def test_a_flagged_play_amended_since_shows_its_card_as_amended(
+    session: LiveSession, full_record: GameRecord, client: FlaskClient
+) -> None:
+    """A missed card's guess, changed after it was flagged, is shown as the card guessed now."""
+    misread(session, full_record)
+    session.resolve(session.view().flags[0].id)
+    guessed = next(card for card in sorted(session.view().state.unseen, key=str))
+    session.apply(lambda game: game.amend(PLAYED, card=guessed), doubt="a guess")
+    flags = client.get("/corrections").get_data(as_text=True).split('id="flags"')[1]
+    shown = [flag.split('data-card="')[1].split('"')[0] for flag in flags.split('data-flag="')[1:]]
+    assert shown == [str(guessed)]
+
+
 @pytest.mark.parametrize("do", ["move", "confirm", "void"])
 def test_moving_confirming_and_voiding_flags(
     post: Callable[..., Any], session: LiveSession, full_record: GameRecord, do: str
