@@ -89,12 +89,19 @@ class Pipeline:
         events = self.recogniser.update(self.tracker.update(on_table, t, reaches))
         for event in events:
             self.tracker.forget(event.ids)
-            if event.kind == "trick" and event.trick is not None and self.evidence_dir is not None:
+            if self._first_told(event):
                 folder = self.evidence_dir / f"game-{event.game}"
                 quality = self.config.run.evidence_quality
                 path, found = save_evidence(folder, event.trick, frame, readings, quality)
                 self.session.add_evidence(Evidence(event.trick, path, found))
         return events
+
+    def _first_told(self, event: Recognised) -> bool:
+        """Whether ``event`` is a trick done whose evidence is to be kept: a trick told again (a
+        missed card found in it) keeps the snapshot of when it was first done, its cards there."""
+        if event.kind != "trick" or event.trick is None or self.evidence_dir is None:
+            return False
+        return event.trick not in self.session.view().evidence
 
     def _reach_on_table(self, reach: Reach) -> Reach:
         edge, tip = self.table.to_table(np.array([reach.edge, reach.tip], dtype=np.float64))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from companion.cards import Card, deck
@@ -25,6 +28,18 @@ SPOT = {0: (320.0, 395.0), 1: (320.0, 245.0)}
 MID_TRICK_SWAPS = {"preset": "brisca-2", "options": {"swap_mid_trick": True}}
 
 
+class Frame(np.ndarray):
+    """A blank camera frame that carries what vision sees in it."""
+
+    sight: Sight
+
+    @classmethod
+    def of(cls, sight: Sight) -> Frame:
+        frame = np.zeros((8, 8, 3), np.uint8).view(cls)
+        frame.sight = sight
+        return frame
+
+
 #: 4 players, seat 0 at the bottom and the others counterclockwise; the stock towards seats 0 and 1.
 TABLE4 = profile_from_corners([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]], (640, 640), 4, (SIDE, SIDE))
 EDGES = {0: (320.0, SIDE), 1: (SIDE, 320.0), 2: (320.0, 0.0), 3: (0.0, 320.0)}
@@ -34,11 +49,16 @@ class Script:
     """Feeds scripted frames to a tracker and recogniser, collecting what they recognise."""
 
     def __init__(
-        self, seen, rules: str | dict = "brisca-2", players: tuple[str, ...] = ("Ana", "Luis")
+        self,
+        seen,
+        rules: str | dict = "brisca-2",
+        players: tuple[str, ...] = ("Ana", "Luis"),
+        evidence_dir: Path | None = None,
     ) -> None:
         self.seen = seen
         self.session = LiveSession(Setup(rules=rules, players=players))
-        self.pipeline = Pipeline(lambda sight: sight, TABLE if len(players) == 2 else TABLE4, self.session)
+        table = TABLE if len(players) == 2 else TABLE4
+        self.pipeline = Pipeline(lambda frame: frame.sight, table, self.session, evidence_dir=evidence_dir)
         self.lying: dict[str, object] = {}
         self.arms: tuple[Reach, ...] = ()
         self.t = 0.0
@@ -62,7 +82,7 @@ class Script:
     def hold(self, seconds: float, hidden: tuple[str, ...] = ()) -> Script:
         for _ in range(round(seconds * FPS)):
             readings = tuple(r for name, r in self.lying.items() if name not in hidden)
-            self.events += self.pipeline.step(self.t, Sight(readings, self.arms))
+            self.events += self.pipeline.step(self.t, Frame.of(Sight(readings, self.arms)))
             self.t += 1 / FPS
         return self
 
@@ -479,10 +499,10 @@ def _tossed(script: Script, seat: int, name: str, card: str, at: tuple[float, fl
     return script.reach(seat, at).hold(0.3).put(name, at, card).hold(0.2).reach(None).hold(1.5)
 
 
-def _lead_unseen(seen) -> Script:
+def _lead_unseen(seen, evidence_dir: Path | None = None) -> Script:
     """Ana leads the ace of cups; Luis's card lands unseen; Ana, who won, leads the five of batons
     and Luis answers with the seven: the cards come from the sides of the seats that played them."""
-    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script = Script(seen, evidence_dir=evidence_dir).put("trump", TRUMP_AT, "3O").hold(1)
     _tossed(script, 0, "a", "1C", (320.0, 330.0)).take("a").hold(2)
     _tossed(script, 0, "b", "5B", (320.0, 340.0))
     return _tossed(script, 1, "c", "7B", (320.0, 300.0))
@@ -516,6 +536,13 @@ def test_a_card_the_camera_missed_is_guessed_once_two_cards_came_from_the_seats_
         ("trick", 1, None),
         ("collected", None, None),  # the ace, the first trick's only card seen, was gathered
     ]
+
+
+def test_a_trick_told_again_with_its_missed_card_keeps_the_snapshot_of_when_it_was_done(seen, tmp_path):
+    script = _lead_unseen(seen, tmp_path)
+    assert [e.trick for e in script.events if e.kind == "trick"] == [1, 1, 2]
+    snapshot = json.loads((tmp_path / "game-1" / "trick-01.json").read_text())
+    assert sorted(r["card"] for r in snapshot["readings"]) == ["3O", "5B"]  # not the seven, come since
 
 
 def test_one_card_from_the_side_of_a_seat_not_to_play_is_no_missed_card(seen):
