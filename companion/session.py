@@ -197,8 +197,9 @@ class LiveSession:
         with self._lock:
             event = action(self._game)
             if doubt is not None:
-                amends = event.type == "amend" and event.ref is not None
-                seq = event.ref if amends else len(self._game.record.events) - 1
+                seq = len(self._game.record.events) - 1
+                if event.type == "amend" and event.ref is not None:
+                    seq = event.ref  # the event it amends, which the operator corrects
                 self._flags.append(Flag(next(self._flag_ids), seq, doubt, alternatives, snapshot))
             self._persist(event)
             self._changed()

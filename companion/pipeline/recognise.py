@@ -679,16 +679,11 @@ class Recogniser:
     def _last_card_unseen(self, present: set[int], t: float) -> list[Recognised]:
         """The game's last trick, one card short, was taken away: that card, the one left, was
         played unseen by the seat to play."""
+        if self._over or not self._trick_ids or set(self._trick_ids) & present:
+            return []  # every frame: the cheap tests first
         state = self.session.view().state
         left = playable(state)
-        if (
-            self._over
-            or state.to_play is None
-            or len(left) != 1
-            or len(state.current) != state.rules.seats - 1
-            or not self._trick_ids
-            or set(self._trick_ids) & present
-        ):
+        if state.to_play is None or len(left) != 1 or len(state.current) != state.rules.seats - 1:
             return []
         seat, tricks_before = state.to_play, len(state.tricks)
         choice = self._play(seat, Choice(left.pop(), 1.0, None, ()), t)

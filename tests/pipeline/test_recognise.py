@@ -600,7 +600,7 @@ def test_a_guess_that_left_a_trick_to_the_wrong_seat_changes_when_the_next_lead_
 def test_a_lone_guess_is_the_card_nobody_else_played_once_the_game_is_over(seen):
     """In the last trick but one, the second card is missed; the leader, who won, leads the last
     trick, and the other answers. The guess ends as the one card left, and its flag is settled."""
-    game = next(g for g in map(lambda s: random_game("brisca-2", s), range(50)) if _leader_won(g, 18))
+    game = next(g for g in (random_game("brisca-2", seed) for seed in range(50)) if _leader_won(g, 18))
     first = [i for i, e in enumerate(game.events) if e.type == "play"][36]  # trick 19's lead
     (lead, missed), (again, answer) = (replay(game).tricks[n].plays for n in (18, 19))
     script = Script(seen)
