@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from companion.cards import Card, Suit, deck
 from companion.engine import Event, GameRecord, GameState, replay
+from companion.engine.replay import effective_log
 
 
 def missed_before(
@@ -79,9 +80,10 @@ def won_by(record: GameRecord, lead: int, guesses: Iterable[int], seat: int) -> 
     now = replay(record)
     if lead != len(record.events) - 1 or len(now.current) != 1 or now.current[0][0] == seat or not now.tricks:
         return None
-    trick = now.tricks[-1]
+    trick, log = now.tricks[-1], effective_log(record.events)[0]
     for ref in sorted(guesses, reverse=True):
-        if (record.events[ref].seat, _card_now(record, ref)) not in trick.plays:
+        guessed = log[ref]
+        if guessed is None or (guessed.seat, guessed.card) not in trick.plays:
             continue
         for card in _likely(playable(now) - {now.current[0][1]}, now.trump_suit):
             events = (
@@ -104,12 +106,3 @@ def _likely(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
     """Cards in the order a missed card is guessed: fewest points first (half a deck is worth
     none, so a guess rarely moves the score much), then not trumps, then lowest rank."""
     return sorted(cards, key=lambda c: (c.points, c.suit == trump, c.rank, str(c)))
-
-
-def _card_now(record: GameRecord, ref: int) -> Card | None:
-    """The card of the play ``ref``, its amendments applied."""
-    card = record.events[ref].card
-    for event in record.events[ref + 1 :]:
-        if event.type == "amend" and event.ref == ref and event.card is not None:
-            card = event.card
-    return card

@@ -561,16 +561,11 @@ class Recogniser:
         to the one it came from, played unseen (:func:`missed_before`). Taken when it leaves the
         side of ``card`` to play and the log with no more problems; the last play's flag (the side
         it came from) is settled."""
+        if self._over or not self._plays or card.brought_from is None or card.confidence < self.config.sure:
+            return []  # every new card in every frame: the cheap tests first
         view = self.session.view()
         state, record = view.state, view.record
-        if (
-            self._over
-            or not self._plays
-            or state.to_play is None
-            or card.brought_from is None
-            or card.confidence < self.config.sure
-            or card.card in self._on_table()
-        ):
+        if state.to_play is None or card.card in self._on_table():
             return []
         side = self.zones.nearest_seat(card.brought_from)
         last_id = max(self._plays, key=lambda i: self._plays[i].ref)
@@ -579,10 +574,11 @@ class Recogniser:
         if side == state.to_play or not last.sure or last.side == last.seat or tried == self._unexplained:
             return []
         explanations = (
-            (won_by(record, last.ref, self._guesses, last.side), self._tell_won_by),
-            (missed_before(record, last.ref, last.side, side), self._tell_missed),
+            (lambda: won_by(record, last.ref, self._guesses, last.side), self._tell_won_by),
+            (lambda: missed_before(record, last.ref, last.side, side), self._tell_missed),
         )
-        for events, tell in explanations:
+        for explain, tell in explanations:  # the second only where the first explains nothing
+            events = explain()
             if events is None:
                 continue
             amended = (*record.events, *events)
@@ -609,9 +605,8 @@ class Recogniser:
     def _tell_missed(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:
         """Apply :func:`missed_before`'s events: the missed plays guessed, the last card played again
         by the seat it came from."""
-        last, view = self._plays[last_id], self.session.view()
-        state = view.state
-        tricks_before = len(replay(replace(view.record, events=view.record.events[: last.ref])).tricks)
+        last, state = self._plays[last_id], self.session.view().state
+        tricks_before = len(state.tricks) - (not state.current)  # before the last card, the log's last play
         *missed, again = events
         out = []
         for event in missed:
