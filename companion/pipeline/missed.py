@@ -5,7 +5,8 @@ the next card, brought from the side of a later seat, is played by the seat whos
 and every card after it by the wrong seat. When two cards in a row came from the sides of the seats
 that would have played them had the seats before the first been missed, those seats' plays go into
 the log as guesses: cards they may hold, of the fewest points, that leave each trick to the seat
-the next lead came from. A guess is changed when its card is played later, surely read.
+the next lead came from. A card that landed in turn but could not be read is played as a guess
+too. A guess is changed when its card is played later, surely read.
 
 Pure functions of game records; the recogniser applies what they return (``amend`` and ``play``
 events, appended: the log keeps what was played before).
@@ -93,6 +94,20 @@ def won_by(record: GameRecord, lead: int, guesses: Iterable[int], seat: int) -> 
             after = replay(replace(record, events=(*record.events, *events)))
             if len(after.issues) <= len(now.issues) and after.tricks[-1].winner == seat:
                 return events
+    return None
+
+
+def unread(record: GameRecord, suit: Suit | None) -> Event | None:
+    """The play of the seat to play, whose card landed but could not be read: the likeliest card
+    the rules let it play with no new problems, those of ``suit`` (the suit vision read) first.
+    None when the game waits for no play, or no card is allowed."""
+    state = replay(record)
+    if state.to_play is None:
+        return None
+    for card in sorted(_likely(playable(state), state.trump_suit), key=lambda c: c.suit != suit):
+        play = Event("play", seat=state.to_play, card=card)
+        if len(replay(replace(record, events=(*record.events, play))).issues) <= len(state.issues):
+            return play
     return None
 
 

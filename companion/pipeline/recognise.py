@@ -39,7 +39,7 @@ from companion.cards import Card, Rank
 from companion.engine import Event, Game, GameState, Trick, replay
 from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
-from companion.pipeline.missed import guess_freed, missed_before, playable, won_by
+from companion.pipeline.missed import guess_freed, missed_before, playable, unread, won_by
 from companion.pipeline.track import TableCard, TableState
 from companion.session import LiveSession, View
 from companion.table.profile import Layout
@@ -367,8 +367,12 @@ class Recogniser:
             seat_doubt = f"seat {seat} is to play but the card {where} seat {lies_at}"
             choice = replace(choice, doubt=seat_doubt)
         if choice.card is None:
+            guessed = self._unread(card, choice, seat, t) if lies_at == seat else []
+            if guessed:
+                return out + guessed + self._closed(tricks_before, t)
             self._roles[card.id] = "ignored"
-            return [self._event("play", t, f"unreadable card before seat {lies_at}", card, choice, seat)]
+            unreadable = f"unreadable card before seat {lies_at}"
+            return [*out, self._event("play", t, unreadable, card, choice, seat)]
         choice = self._play(seat, choice, t)
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
@@ -377,6 +381,26 @@ class Recogniser:
         name = seat_name(state, seat)
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         return out + self._closed(tricks_before, t)
+
+    def _unread(self, card: TableCard, choice: Choice, seat: int, t: float) -> list[Recognised]:
+        """``card``, brought from the side of ``seat``, the seat to play, landed but reads as no card
+        the rules allow: ``seat`` played it, and its card is a guess (:func:`unread`), changed when
+        that card is played later or the next lead shows who won the trick."""
+        if card.brought_from is None:
+            return []  # no arm seen bringing it: a card already there, seen anew
+        view = self.session.view()
+        guess = unread(view.record, choice.alternatives[0][0].suit if choice.alternatives else None)
+        if guess is None or guess.card is None:
+            return []
+        guessed = Choice(guess.card, 0.0, f"{choice.doubt}: a guess", choice.alternatives)
+        self._apply(guess, guessed, t)
+        ref = self._last_ref()
+        self._guesses[ref] = Guess(guess.card, seat)
+        self._roles[card.id] = "play"
+        self._trick_ids.append(card.id)
+        self._plays[card.id] = Played(ref, seat, guessed, card.still_since, t, seat, False)
+        text = f"{seat_name(view.state, seat)} plays a card that could not be read: {guess.card}"
+        return [self._event("play", t, text, card, guessed, seat)]
 
     def _settle_flags(self, ref: int) -> None:
         """Resolve the flags raised on the log's event ``ref``: the evidence since settled them."""
@@ -665,7 +689,7 @@ class Recogniser:
         guess = self._guesses[amend.ref]
         self._settle_flags(amend.ref)
         name = seat_name(self.session.view().state, guess.seat)
-        doubt = f"{name}'s card was not seen: a guess, {why}"
+        doubt = f"{name}'s card was not read: a guess, {why}"
         self._apply(amend, Choice(amend.card, 0.0, doubt, ()), t)
         self._guesses[amend.ref] = replace(guess, card=amend.card)
         text = f"{name} played a card the camera missed: {amend.card}, not {guess.card} [check: {doubt}]"

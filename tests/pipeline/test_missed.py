@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import GameRecord, random_game, replay
-from companion.pipeline.missed import guess_freed, missed_before, won_by
+from companion.pipeline.missed import guess_freed, missed_before, playable, unread, won_by
 
 PRESETS = ["brisca-2", "brisca-3", "brisca-4", "brisca-6"]
 
@@ -108,3 +108,21 @@ def test_a_guess_played_later_is_changed_to_a_card_that_leaves_each_trick_to_its
     before, after = replay(guessed), replay(replace(guessed, events=(*guessed.events, amend)))
     assert [t.winner for t in after.tricks] == [t.winner for t in before.tricks]
     assert taken not in after.played and amend.card in after.played and after.valid
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), pick=st.floats(0, 1, exclude_max=True))
+def test_an_unread_play_is_guessed_for_the_seat_to_play_of_the_suit_read(preset, seed, pick):
+    """Whatever play of a game lands unread, its suit read right: the guess is that seat's, of that
+    suit, a card the rules allow with no new problems, and the card itself where it was the one
+    card of its suit left."""
+    game = random_game(preset, seed)
+    plays = [i for i, event in enumerate(game.events) if event.type == "play"]
+    played = plays[int(pick * len(plays))]
+    truth, before = game.events[played], replace(game, events=game.events[:played])
+    guess = unread(before, truth.card.suit)
+    assert guess is not None and guess.seat == truth.seat and guess.card.suit == truth.card.suit
+    assert replay(replace(before, events=(*before.events, guess))).valid
+    if [card.suit for card in playable(replay(before))].count(truth.card.suit) == 1:
+        assert guess.card == truth.card

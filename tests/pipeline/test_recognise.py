@@ -494,9 +494,10 @@ def test_a_doubtful_play_is_amended_when_the_card_it_was_taken_for_is_played_sur
         assert "6O" in script.events[-1].doubt
 
 
-def _tossed(script: Script, seat: int, name: str, card: str, at: tuple[float, float]) -> Script:
-    """``seat``'s arm brings ``card`` to ``at`` and leaves."""
-    return script.reach(seat, at).hold(0.3).put(name, at, card).hold(0.2).reach(None).hold(1.5)
+def _tossed(script: Script, seat: int, name: str, card: str, at: tuple[float, float], *reading) -> Script:
+    """``seat``'s arm brings ``card`` to ``at`` (read with the probability and alternatives of
+    ``reading``, when given) and leaves."""
+    return script.reach(seat, at).hold(0.3).put(name, at, card, *reading).hold(0.2).reach(None).hold(1.5)
 
 
 def _lead_unseen(seen, evidence_dir: Path | None = None) -> Script:
@@ -633,3 +634,46 @@ def test_the_last_trick_taken_away_a_card_short_had_the_one_card_left_played_uns
     assert state.complete and state.valid and state.tricks[19].plays == (lead, last)
     assert script.kinds()[-4:] == ["play", "trick", "game-over", "collected"]
     assert "the one card left" in script.events[-4].text and script.events[-4].doubt is None
+
+
+def _unread_answer(seen) -> Script:
+    """Ana won the first trick and leads the four of swords; Luis's answer, brought from his side,
+    is read as the ace and the five of cups, both played in the first trick."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "5C", (320.0, 300.0)).take("a", "b").hold(2)
+    _tossed(script, 0, "c", "4E", (320.0, 340.0))
+    return _tossed(script, 1, "d", "1C", (320.0, 300.0), 0.9, ("5C", 0.05))
+
+
+def test_a_card_brought_in_turn_but_read_as_no_card_allowed_is_played_as_a_guess(seen):
+    """Luis played a card: the guess is the cup (the suit read) of the fewest points, flagged, and
+    the trick it closes is told."""
+    script = _unread_answer(seen)
+    assert script.state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("2C")))
+    assert script.kinds()[-2:] == ["play", "trick"] and script.state.to_play == 0
+    (flag,) = script.session.view().flags
+    assert "read as 1C" in flag.reason and "a guess" in flag.reason
+
+
+def test_an_unread_guess_that_lost_its_trick_changes_when_the_next_lead_comes_from_its_winner(seen):
+    """Luis's unread card won the trick: he leads the seven of batons from his side (given to Ana,
+    flagged) and Ana answers from hers. The guess becomes a card that wins the trick for Luis, and
+    the lead his."""
+    script = _unread_answer(seen).take("c", "d").hold(2)
+    _tossed(script, 1, "e", "7B", (320.0, 300.0))
+    _tossed(script, 0, "f", "6B", (320.0, 340.0))
+    state = script.state
+    assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("5E"))) and state.valid
+    assert state.tricks[2].plays == ((1, Card.parse("7B")), (0, Card.parse("6B")))
+    (flag,) = script.session.view().flags
+    assert "leaves the trick to the seat that led next" in flag.reason
+
+
+def test_a_card_no_arm_brought_read_as_no_card_allowed_is_no_play(seen):
+    """A card of the first trick, nudged and seen anew where no arm reached, reads as a card
+    already played: told as unreadable, it plays nothing."""
+    script = _one_trick_played(seen)
+    script.put("c", SPOT[0], "1C", 0.9, ("5C", 0.05)).hold(2)
+    assert script.kinds()[-1] == "play" and script.events[-1].card is None
+    assert script.state.current == () and script.session.view().flags == ()
