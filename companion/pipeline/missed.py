@@ -14,7 +14,8 @@ events, appended: the log keeps what was played before).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from companion.cards import Card, Suit, deck
@@ -109,6 +110,28 @@ def unread(record: GameRecord, suit: Suit | None) -> Event | None:
         if len(replay(replace(record, events=(*record.events, play))).issues) <= len(state.issues):
             return play
     return None
+
+
+def only_way(record: GameRecord, guesses: Collection[int], most: int = 5) -> bool:
+    """Whether the guessed plays ``guesses`` (log indices) of a finished game can hold their cards
+    in no other order: any other makes a trick before the last (the next lead showed who won it)
+    go to another seat, or breaks a rule. False for more than ``most`` guesses (too many orders)."""
+    if len(guesses) > most:
+        return False
+    refs, now = sorted(guesses), replay(record)
+    log = effective_log(record.events)[0]
+    cards = [play.card for play in (log[ref] for ref in refs) if play is not None]
+    if len(cards) < len(refs):
+        return False  # a guess voided since
+    winners = [trick.winner for trick in now.tricks[:-1]]
+    for order in itertools.permutations(cards):
+        if list(order) == cards:
+            continue
+        amends = tuple(Event("amend", ref=ref, card=card) for ref, card in zip(refs, order, strict=True))
+        after = replay(replace(record, events=(*record.events, *amends)))
+        if len(after.issues) <= len(now.issues) and [t.winner for t in after.tricks[:-1]] == winners:
+            return False
+    return True
 
 
 def playable(state: GameState) -> set[Card]:

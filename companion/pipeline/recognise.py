@@ -39,7 +39,7 @@ from companion.cards import Card, Rank
 from companion.engine import Event, Game, GameState, Trick, replay
 from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
-from companion.pipeline.missed import guess_freed, missed_before, playable, unread, won_by
+from companion.pipeline.missed import guess_freed, missed_before, only_way, playable, unread, won_by
 from companion.pipeline.track import TableCard, TableState
 from companion.session import LiveSession, View
 from companion.table.profile import Layout
@@ -392,7 +392,7 @@ class Recogniser:
         guess = unread(view.record, choice.alternatives[0][0].suit if choice.alternatives else None)
         if guess is None or guess.card is None:
             return []
-        guessed = Choice(guess.card, 0.0, f"{choice.doubt}: a guess", choice.alternatives)
+        guessed = Choice(guess.card, 0.0, f"{choice.doubt}: a guess", ())  # no pick the rules refuse
         self._apply(guess, guessed, t)
         ref = self._last_ref()
         self._guesses[ref] = Guess(guess.card, seat)
@@ -420,8 +420,9 @@ class Recogniser:
             out.append(self._trick_done(after, t))
         if after.complete and not self._over:
             self._over = True
-            if len(self._guesses) == 1:  # the one card nobody else played: no guess any more
-                self._settle_flags(next(iter(self._guesses)))
+            if self._guesses and only_way(self.session.view().record, self._guesses):
+                for ref in self._guesses:  # the cards nobody else played, each in the one place left
+                    self._settle_flags(ref)
             out.append(Recognised("game-over", t, _result(after), game=self.game))
         return out
 

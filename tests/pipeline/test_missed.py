@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import GameRecord, random_game, replay
-from companion.pipeline.missed import guess_freed, missed_before, playable, unread, won_by
+from companion.pipeline.missed import guess_freed, missed_before, only_way, playable, unread, won_by
 
 PRESETS = ["brisca-2", "brisca-3", "brisca-4", "brisca-6"]
 
@@ -126,3 +126,29 @@ def test_an_unread_play_is_guessed_for_the_seat_to_play_of_the_suit_read(preset,
     assert replay(replace(before, events=(*before.events, guess))).valid
     if [card.suit for card in playable(replay(before))].count(truth.card.suit) == 1:
         assert guess.card == truth.card
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    picks=st.tuples(st.floats(0, 1, exclude_max=True), st.floats(0, 1, exclude_max=True)),
+)
+def test_two_guesses_of_a_finished_game_are_settled_only_when_their_cards_could_not_change_places(
+    preset, seed, picks
+):
+    """Two plays of a finished game taken for guesses: they are pinned down exactly when the game
+    with their cards the other way round gives a trick before the last to another seat."""
+    game = random_game(preset, seed)
+    plays = [i for i, event in enumerate(game.events) if event.type == "play"]
+    chosen = sorted({plays[int(pick * len(plays))] for pick in picks})
+    assume(len(chosen) == 2)
+    first, second = chosen
+    events = list(game.events)
+    events[first], events[second] = (
+        replace(events[first], card=game.events[second].card),
+        replace(events[second], card=game.events[first].card),
+    )
+    swapped = replay(replace(game, events=tuple(events)))
+    moved = [t.winner for t in swapped.tricks[:-1]] != [t.winner for t in replay(game).tricks[:-1]]
+    assert only_way(game, [first, second]) == (moved or not swapped.valid)

@@ -654,6 +654,7 @@ def test_a_card_brought_in_turn_but_read_as_no_card_allowed_is_played_as_a_guess
     assert script.kinds()[-2:] == ["play", "trick"] and script.state.to_play == 0
     (flag,) = script.session.view().flags
     assert "read as 1C" in flag.reason and "a guess" in flag.reason
+    assert flag.alternatives == ()  # no card to pick that the rules refuse
 
 
 def test_an_unread_guess_that_lost_its_trick_changes_when_the_next_lead_comes_from_its_winner(seen):
