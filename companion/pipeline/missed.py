@@ -5,8 +5,10 @@ the next card, brought from the side of a later seat, is played by the seat whos
 and every card after it by the wrong seat. When two cards in a row came from the sides of the seats
 that would have played them had the seats before the first been missed, those seats' plays go into
 the log as guesses: cards they may hold, of the fewest points, that leave each trick to the seat
-the next lead came from. A card that landed in turn but could not be read is played as a guess
-too. A guess is changed when its card is played later, surely read.
+the next lead came from. A trick taken away one card short had its last card played unseen, a
+guess that leaves the trick to the side the next lead came from; a card that landed in turn but
+could not be read is played as a guess too. A guess is changed when its card is played later,
+surely read.
 
 Pure functions of game records; the recogniser applies what they return (``amend`` and ``play``
 events, appended: the log keeps what was played before).
@@ -15,7 +17,7 @@ events, appended: the log keeps what was played before).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import replace
 
 from companion.cards import Card, Suit, deck
@@ -40,11 +42,10 @@ def missed_before(
     state = replay(replace(record, events=log))
     for _ in range(state.rules.seats - 1):
         closes = len(state.current) == state.rules.seats - 1
-        issues, to_play = len(state.issues), state.to_play
-        for card in _likely(playable(state) - {play.card}, state.trump_suit):
-            guess = Event("play", seat=to_play, card=card)
-            after = replay(replace(record, events=(*log, guess)))
-            if len(after.issues) > issues or (closes and after.to_play != seat):
+        for guess, after in _allowed(
+            record, log, state, _likely(playable(state) - {play.card}, state.trump_suit)
+        ):
+            if closes and after.to_play != seat:
                 continue
             if after.to_play != seat or then is None:
                 break
@@ -83,6 +84,7 @@ def won_by(record: GameRecord, lead: int, guesses: Iterable[int], seat: int) -> 
     if lead != len(record.events) - 1 or len(now.current) != 1 or now.current[0][0] == seat or not now.tricks:
         return None
     trick, log = now.tricks[-1], effective_log(record.events)[0]
+    issues = [issue for issue in now.issues if issue.event != lead]  # the lead's own go with its seat
     for ref in sorted(guesses, reverse=True):
         guessed = log[ref]
         if guessed is None or (guessed.seat, guessed.card) not in trick.plays:
@@ -93,7 +95,7 @@ def won_by(record: GameRecord, lead: int, guesses: Iterable[int], seat: int) -> 
                 Event("amend", ref=lead, seat=seat),
             )
             after = replay(replace(record, events=(*record.events, *events)))
-            if len(after.issues) <= len(now.issues) and after.tricks[-1].winner == seat:
+            if len(after.issues) <= len(issues) and after.tricks[-1].winner == seat:
                 return events
     return None
 
@@ -105,11 +107,19 @@ def unread(record: GameRecord, suit: Suit | None) -> Event | None:
     state = replay(record)
     if state.to_play is None:
         return None
-    for card in sorted(_likely(playable(state), state.trump_suit), key=lambda c: c.suit != suit):
-        play = Event("play", seat=state.to_play, card=card)
-        if len(replay(replace(record, events=(*record.events, play))).issues) <= len(state.issues):
-            return play
-    return None
+    cards = sorted(_likely(playable(state), state.trump_suit), key=lambda c: c.suit != suit)
+    return next((play for play, _ in _allowed(record, record.events, state, cards)), None)
+
+
+def taken_short(record: GameRecord, seat: int) -> Event | None:
+    """The last play of the trick under way, which was taken away one card short: the likeliest
+    card the seat to play may have played unseen that leaves the trick to ``seat``, the side the
+    next lead came from. None when the trick lacks more than one card, or no card does that."""
+    state = replay(record)
+    if len(state.current) != state.rules.seats - 1:
+        return None
+    plays = _allowed(record, record.events, state, _likely(playable(state), state.trump_suit))
+    return next((play for play, after in plays if after.to_play == seat), None)
 
 
 def only_way(record: GameRecord, guesses: Collection[int], most: int = 5) -> bool:
@@ -138,6 +148,18 @@ def playable(state: GameState) -> set[Card]:
     """Cards that may still come out of a hand: not played, and not the card under the stock."""
     under_stock = {state.face_up} if state.face_up is not None and state.stock > 0 else set()
     return set(deck(state.rules.deck)) - state.played - under_stock
+
+
+def _allowed(
+    record: GameRecord, log: tuple[Event, ...], state: GameState, cards: Iterable[Card]
+) -> Iterator[tuple[Event, GameState]]:
+    """The plays of ``cards``, in that order, by the seat to play after ``log`` (whose state is
+    ``state``) that bring the game no new problems, each with the state after it."""
+    for card in cards:
+        play = Event("play", seat=state.to_play, card=card)
+        after = replay(replace(record, events=(*log, play)))
+        if len(after.issues) <= len(state.issues):
+            yield play, after
 
 
 def _likely(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
