@@ -5,10 +5,8 @@ the next card, brought from the side of a later seat, is played by the seat whos
 and every card after it by the wrong seat. When two cards in a row came from the sides of the seats
 that would have played them had the seats before the first been missed, those seats' plays go into
 the log as guesses: cards they may hold, of the fewest points, that leave each trick to the seat
-the next lead came from. A trick taken away one card short had its last card played unseen, a
-guess that leaves the trick to the side the next lead came from; a card that landed in turn but
-could not be read is played as a guess too. A guess is changed when its card is played later,
-surely read.
+the next lead came from. A card that landed in turn but could not be read is played as a guess
+too. A guess is changed when its card is played later, surely read.
 
 Pure functions of game records; the recogniser applies what they return (``amend`` and ``play``
 events, appended: the log keeps what was played before).
@@ -109,17 +107,6 @@ def unread(record: GameRecord, suit: Suit | None) -> Event | None:
         return None
     cards = sorted(_likely(playable(state), state.trump_suit), key=lambda c: c.suit != suit)
     return next((play for play, _ in _allowed(record, record.events, state, cards)), None)
-
-
-def taken_short(record: GameRecord, seat: int) -> Event | None:
-    """The last play of the trick under way, which was taken away one card short: the likeliest
-    card the seat to play may have played unseen that leaves the trick to ``seat``, the side the
-    next lead came from. None when the trick lacks more than one card, or no card does that."""
-    state = replay(record)
-    if len(state.current) != state.rules.seats - 1:
-        return None
-    plays = _allowed(record, record.events, state, _likely(playable(state), state.trump_suit))
-    return next((play for play, after in plays if after.to_play == seat), None)
 
 
 def only_way(record: GameRecord, guesses: Collection[int], most: int = 5) -> bool:

@@ -39,15 +39,7 @@ from companion.cards import Card, Rank
 from companion.engine import Event, Game, GameState, Trick, replay
 from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
-from companion.pipeline.missed import (
-    guess_freed,
-    missed_before,
-    only_way,
-    playable,
-    taken_short,
-    unread,
-    won_by,
-)
+from companion.pipeline.missed import guess_freed, missed_before, only_way, playable, unread, won_by
 from companion.pipeline.track import TableCard, TableState
 from companion.session import LiveSession, View
 from companion.table.profile import Layout
@@ -178,7 +170,6 @@ class Recogniser:
         self._trump_at: tuple[float, float] | None = None  # where the face-up trump card was seen
         self._guesses: dict[int, Guess] = {}  # a missed play's log index -> its guess
         self._unexplained: tuple[int, int] | None = None  # (card id, log length) no missed play explained
-        self._trick_gone_at: float | None = None  # when every card of the trick under way was gone
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -193,17 +184,12 @@ class Recogniser:
                     self._trump_at = card.position
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
-        if not self._trick_ids or set(self._trick_ids) & present:
-            self._trick_gone_at = None
-        elif self._trick_gone_at is None:
-            self._trick_gone_at = table.t
         out += self._collected(present, table.t)
         out += self._last_card_unseen(present, table.t)
         for card in self._in_turn(new):
             if self._lies_at_trump_spot(card):
                 out += self._at_trump_spot(card, table) or []
             elif in_play(self.zones, card.position, self.config.play_margin):
-                out += self._taken_short(card, present, table.t)
                 out += self._missed_before_last(card, table.t)
                 events = self._played(card, table.t)
                 if events is None:  # a doubtful card is watched longer; later cards wait their turn
@@ -626,31 +612,6 @@ class Recogniser:
                 return tell(last_id, events, t)
         self._unexplained = tried  # not asked again while the card waits and nothing is played
         return []
-
-    def _taken_short(self, card: TableCard, present: set[int], t: float) -> list[Recognised]:
-        """``card``, surely read, came to rest once every card of the trick under way, one short,
-        had gone from the table, while the trump card under the stock stayed in view: the trick was
-        taken away whole, its last card played unseen, and ``card`` leads the next. That card is
-        guessed (:func:`taken_short`): the likeliest that leaves the trick to the side ``card``
-        came from."""
-        gone = self._trick_gone_at
-        if gone is None or card.still_since < gone or card.brought_from is None or self._over:
-            return []  # every new card in every frame: the cheap tests first
-        view = self.session.view()
-        state = view.state
-        trump_seen = state.stock == 0 or any(self._roles.get(i) == "trump" for i in present)
-        if card.confidence < self.config.sure or card.card not in self._allowed(state) or not trump_seen:
-            return []
-        guess = taken_short(view.record, self.zones.nearest_seat(card.brought_from))
-        if guess is None or guess.card is None or guess.seat is None:
-            return []
-        name = seat_name(state, guess.seat)
-        why = f"{name}'s card was not seen (the trick was taken away without it): a guess"
-        self._apply(guess, Choice(guess.card, 0.0, why, ()), t)
-        self._guesses[self._last_ref()] = Guess(guess.card, guess.seat)
-        text = f"{name} played a card the camera missed: {guess.card} [check: {why}]"
-        told = Recognised("play", t, text, seat=guess.seat, card=guess.card, doubt=why, game=self.game)
-        return [told, self._trick_done(self.session.view().state, t), *self._collected(present, t)]
 
     def _tell_won_by(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:
         """Apply :func:`won_by`'s amendments: a guess changed, the lead given to the trick's winner."""

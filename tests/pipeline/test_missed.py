@@ -5,19 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import GameRecord, random_game, replay
-from companion.pipeline.missed import (
-    guess_freed,
-    missed_before,
-    only_way,
-    playable,
-    taken_short,
-    unread,
-    won_by,
-)
+from companion.pipeline.missed import guess_freed, missed_before, only_way, playable, unread, won_by
 
 PRESETS = ["brisca-2", "brisca-3", "brisca-4", "brisca-6"]
 
@@ -73,6 +65,7 @@ def test_a_missed_play_puts_every_card_back_with_the_seat_that_played_it(preset,
 @pytest.mark.parametrize("preset", PRESETS)
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**31))
+@example(seed=23)  # brisca-6: the lead's card was known to be in its true seat's hand
 def test_a_guess_that_lost_a_trick_its_card_won_is_changed_when_the_next_lead_comes_from_its_winner(
     preset, seed
 ):
@@ -160,23 +153,3 @@ def test_two_guesses_of_a_finished_game_are_settled_only_when_their_cards_could_
     swapped = replay(replace(game, events=tuple(events)))
     moved = [t.winner for t in swapped.tricks[:-1]] != [t.winner for t in replay(game).tricks[:-1]]
     assert only_way(game, [first, second]) == (moved or not swapped.valid)
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**31), pick=st.floats(0, 1, exclude_max=True))
-def test_a_trick_taken_away_a_card_short_gets_a_guess_that_leaves_it_to_the_next_leader(preset, seed, pick):
-    """Whatever trick but the last goes away without its last card seen, the guess is that seat's
-    and gives the trick to the seat that won it, who leads next; the rules allow it. Two cards
-    short, no guess."""
-    game = random_game(preset, seed)
-    state = replay(game)
-    n = int(pick * (len(state.tricks) - 1))
-    plays = [i for i, event in enumerate(game.events) if event.type == "play"]
-    last, one_before = plays[(n + 1) * state.rules.seats - 1], plays[(n + 1) * state.rules.seats - 2]
-    before = replace(game, events=game.events[:last])
-    guess = taken_short(before, state.tricks[n].winner)
-    assert guess is not None and guess.seat == game.events[last].seat
-    after = replay(replace(before, events=(*before.events, guess)))
-    assert after.valid and after.tricks[n].winner == state.tricks[n].winner
-    assert taken_short(replace(game, events=game.events[:one_before]), state.tricks[n].winner) is None
