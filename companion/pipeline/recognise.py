@@ -148,7 +148,7 @@ class Played:
 
 @dataclass(frozen=True)
 class Guess:
-    """A missed play's guessed card and the seat that played it (its flag is on the play)."""
+    """A missed or unread play's guessed card and the seat that played it (its flag is on the play)."""
 
     card: Card
     seat: int
@@ -168,7 +168,7 @@ class Recogniser:
         self._trick_ids: list[int] = []
         self._plays: dict[int, Played] = {}  # table card id -> its play
         self._trump_at: tuple[float, float] | None = None  # where the face-up trump card was seen
-        self._guesses: dict[int, Guess] = {}  # a missed play's log index -> its guess
+        self._guesses: dict[int, Guess] = {}  # a missed or unread play's log index -> its guess
         self._unexplained: tuple[int, int] | None = None  # (card id, log length) no missed play explained
         self._over = False
 
