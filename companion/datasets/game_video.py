@@ -4,7 +4,8 @@ A game simulated by the engine (``random_game``) is acted out on a rendered tabl
 from above: the stock with the trump card under it, hands that bring each card in and
 take tricks away, trump swaps, people peeking at a card, a card nudged or lifted and put
 back, light that drifts (or a lamp switched on and off), people's shadows (when asked for: a
-hand's, and someone's leaning over the table) and a camera that shakes a little. Four ArUco
+hand's, and someone's leaning over the table), a camera that shakes a little and (when asked for)
+a stream that stalls over a play, as a phone's over Wi-Fi does. Four ArUco
 markers at the table corners let the pipeline calibrate itself. The truth is written beside the
 video: the game record and a timeline saying when and where (table mm) each card came to rest.
 """
@@ -26,7 +27,7 @@ from companion.datasets.hands import draw_hand
 from companion.datasets.shadows import cast_aside, ellipse_points, shade_silhouette
 from companion.datasets.surfaces import render_table
 from companion.datasets.things import KINDS, draw_thing
-from companion.engine import GameRecord, replay
+from companion.engine import GameRecord, GameState, replay
 from companion.errors import MalformedInput
 from companion.table.markers import draw_markers
 from companion.table.profile import CARD_MM, TableProfile, profile_from_corners
@@ -73,6 +74,7 @@ class VideoSpec:
     tilt: float = 0.0  # degrees off vertical, the camera standing on seat 0's side: up to MAX_TILT
     things: bool = False  # now and then a player sets a phone, a glass, coins or a pad down beside them
     noise: float = 0.0  # the sensor's noise (grey levels, standard deviation), as a webcam's in a dim room
+    stalls: int = 0  # how many plays the stream stalls over, the camera seeing none of them
 
 
 #: How players lay their cards in a trick: ``apart``, each in front of its seat and clear of the
@@ -152,6 +154,8 @@ class GameFilm:
             raise MalformedInput(f"unknown light {self.spec.light!r}: one of {', '.join(LIGHTS)}")
         if self.spec.noise < 0:
             raise MalformedInput(f"sensor noise {self.spec.noise}: a standard deviation, 0 or more")
+        if self.spec.stalls < 0:
+            raise MalformedInput(f"{self.spec.stalls} stalls: a count, 0 or more")
         if not 0 <= self.spec.tilt <= MAX_TILT:
             raise MalformedInput(f"camera tilt {self.spec.tilt} degrees: 0 (overhead) to {MAX_TILT:g}")
         self.record = record
@@ -189,6 +193,8 @@ class GameFilm:
             self._shadow_rng.uniform(0.2, 0.4),
         )
         self._leans: list[_Lean] = []
+        self._stalled_plays = _stalled_plays(self.state, self.spec.stalls, np.random.default_rng([seed, 5]))
+        self._stalling = False
 
     @property
     def _px_per_mm(self) -> float:
@@ -378,25 +384,47 @@ class GameFilm:
         self.timeline.append({"kind": kind, "t": round(self.t, 3), **fields})
 
     def frames(self) -> Iterator[np.ndarray]:
-        """Every frame of the film, in order; ``timeline`` fills as they are produced."""
+        """Every frame of the film, in order, as the camera sends them: while the stream stalls, the
+        last frame sent before; ``timeline`` fills as they are produced."""
+        sent = None
+        for frame in self._acted():
+            if not self._stalling or sent is None:
+                sent = frame
+            yield sent
+
+    def _acted(self) -> Iterator[np.ndarray]:
+        """Every frame of the game acted out, as the table looks."""
         seats = self.state.rules.seats
         rules = self.state.rules
         self.table.stock = rules.deck - rules.hand_size * seats - 1
         yield from self._hold(1.0)
         plays_in_trick: list[tuple[int, Card]] = []
         tricks = iter(self.state.tricks)
+        plays = 0
         for event in self.record.events:
             if event.type == "trump":
                 yield from self._deal(event.card)
             elif event.type == "swap":
                 yield from self._swap(event.seat, event.card)
             elif event.type == "play":
+                self._stall(plays in self._stalled_plays)
                 yield from self._play(event.seat, event.card)
                 plays_in_trick.append((event.seat, event.card))
+                plays += 1
                 if len(plays_in_trick) == seats:
                     yield from self._collect(next(tricks).winner, [c for _, c in plays_in_trick])
                     plays_in_trick = []
+                self._stall(False)
         yield from self._hold(1.5)
+
+    def _stall(self, stalling: bool) -> None:
+        """Start or end a stall of the stream (the timeline says when it began and how long it was)."""
+        if stalling and not self._stalling:
+            self._mark("stall", seconds=0.0)
+        elif self._stalling and not stalling:
+            began = next(event for event in reversed(self.timeline) if event["kind"] == "stall")
+            began["seconds"] = round(self.t - float(began["t"]), 3)  # type: ignore[arg-type]
+        self._stalling = stalling
 
     def _deal(self, card: Card) -> Iterator[np.ndarray]:
         stock = self.profile.layout.stock
@@ -552,6 +580,16 @@ class GameFilm:
             yield from self._hold(0.4)
 
 
+def _stalled_plays(state: GameState, stalls: int, rng: np.random.Generator) -> frozenset[int]:
+    """Which plays (counted from 0) the stream stalls over: ``stalls`` of them, never the game's
+    first nor two in a row, so the cards seen tell of each missed one."""
+    plays = sum(len(trick.plays) for trick in state.tricks) + len(state.current)
+    if stalls > (plays - 1) // 2:
+        raise MalformedInput(f"{stalls} stalls: a game of {plays} plays has room for {(plays - 1) // 2}")
+    spread = sorted(rng.choice(np.arange(1, plays - stalls + 1), size=stalls, replace=False).tolist())
+    return frozenset(play + i for i, play in enumerate(spread))  # each one further: a gap between any two
+
+
 def _table_depth_px(spec: VideoSpec) -> float:
     """How high the table stands in the frame (px): :data:`TABLE_SHARE` of the frame's shorter side,
     unless a wide table would then overflow the frame's width."""
@@ -654,6 +692,7 @@ def write_game_video(
         "tilt": film.spec.tilt,
         "things": film.spec.things,
         "noise": film.spec.noise,
+        "stalls": film.spec.stalls,
         "frames": frames,
         "seconds": round(frames / film.spec.fps, 2),
         "events": film.timeline,

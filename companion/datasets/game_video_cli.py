@@ -63,6 +63,13 @@ def register_action(actions: argparse._SubParsersAction) -> None:  # type: ignor
         "room (default 0)",
     )
     parser.add_argument(
+        "--stalls",
+        type=int,
+        default=0,
+        help="how many plays the stream stalls over (a phone's stream over Wi-Fi freezing a few seconds), "
+        "the camera seeing none of them (default 0)",
+    )
+    parser.add_argument(
         "--table-mm",
         default="640,640",
         help="the table's size W,H in mm (default 640,640: a small card table, the whole of it in view)",
@@ -97,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         things=args.things,
         table_mm=parse_table_mm(args.table_mm),
         noise=args.noise,
+        stalls=args.stalls,
     )
     with tqdm(desc="frames", unit="frame", disable=args.json) as bar:
         summary = write_game_video(record, args.deck, args.seed, args.out, spec, args.crf, bar.update)

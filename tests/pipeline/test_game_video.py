@@ -305,3 +305,27 @@ def test_of_two_things_lying_the_later_can_be_taken_back_first():
             out_of_order |= lying.index(at) > 0
             lying.remove(at)
     assert out_of_order and lying == []
+
+
+def test_a_stalled_stream_repeats_the_frame_before_over_each_stalled_play_and_nothing_else_changes():
+    from companion.datasets.game_video import GameFilm, VideoSpec, first_tricks
+    from companion.errors import MalformedInput
+
+    record = first_tricks(random_game("brisca-2", seed=8), 4)
+    films = {n: GameFilm(record, "fournier-1878", 8, VideoSpec(size=(320, 180), stalls=n)) for n in (0, 2)}
+    frames = {n: list(film.frames()) for n, film in films.items()}
+    assert len(frames[0]) == len(frames[2])
+    stalls = [e for e in films[2].timeline if e["kind"] == "stall"]
+    plays = [e for e in films[2].timeline if e["kind"] == "play"]
+    assert len(stalls) == 2 and [e for e in films[0].timeline if e["kind"] == "play"] == plays
+    frozen = set()
+    for stall in stalls:
+        first, last = round(stall["t"] * 15), round((stall["t"] + stall["seconds"]) * 15)
+        frozen |= set(range(first, last))
+        assert all(np.array_equal(frames[2][i], frames[2][first - 1]) for i in range(first, last))
+        assert sum(stall["t"] < play["t"] < stall["t"] + stall["seconds"] for play in plays) == 1
+        assert plays[0]["t"] < stall["t"]  # never the game's first play
+    moving = [i for i in range(1, len(frames[0])) if i not in frozen]
+    assert all(np.array_equal(frames[0][i], frames[2][i]) for i in moving)
+    with pytest.raises(MalformedInput, match="a game of 8 plays has room for 3"):
+        GameFilm(record, "fournier-1878", 8, VideoSpec(stalls=4))
