@@ -1,11 +1,15 @@
 """Plays the camera missed, told by the sides the next cards came from.
 
-A card that lands unseen (white print on a white card, under a hand) leaves its seat's turn open:
-the next card, brought from the side of a later seat, is played by the seat whose card was missed,
-and every card after it by the wrong seat. When two cards in a row came from the sides of the seats
-that would have played them had the seats before the first been missed, those seats' plays go into
-the log as guesses: cards they may hold, of the fewest points, that leave each trick to the seat
-the next lead came from. A card that landed in turn but could not be read is played as a guess
+A card that lands unseen (white print on a white card, under a hand, a stream that stalled) leaves
+its seat's turn open: the next card, brought from the side of a later seat, is played by the seat
+whose card was missed, and every card after it by the wrong seat. When two cards in a row came from
+the sides of the seats that would have played them had the seats before the first been missed,
+those seats' plays go into the log as guesses: cards they may hold, of the fewest points, that
+leave each trick to the seat the next lead came from. A trick taken away one card short had its
+last card played unseen, a guess that leaves the trick to the side the next lead came from. A
+trick's last card missed otherwise, when its seat won the trick and led the next, leaves no side
+out of turn until the card after that lead: it comes from the seat after the leader while the
+rules gave the trick to another. A card that landed in turn but could not be read is played as a guess
 too. A guess is changed when its card is played later, surely read.
 
 Pure functions of game records; the recogniser applies what they return (``amend`` and ``play``
@@ -30,14 +34,19 @@ def missed_before(
     its log entry becomes the first missed play (an ``amend`` to a guessed card), the other missed
     plays follow, guessed, then its card played by ``seat``, after which ``then`` (when given: the
     side the card after it came from) is to play. None when no run of seats from the one that
-    played it to the end of its trick does that with guesses the rules allow."""
+    played it to the end of its trick does that with guesses the rules allow.
+
+    When ``seat`` played it and it closed a trick, its seat's card in that trick was missed (a
+    guess that wins the trick), and it led the next."""
     events = record.events
     play = events[ref]
-    if ref != len(events) - 1 or play.type != "play" or play.card is None or play.seat == seat:
+    if ref != len(events) - 1 or play.type != "play" or play.card is None:
         return None
     again = replace(play, seat=seat)
     log: tuple[Event, ...] = events[:ref]
     state = replay(replace(record, events=log))
+    if play.seat == seat and len(state.current) != state.rules.seats - 1:
+        return None
     for _ in range(state.rules.seats - 1):
         closes = len(state.current) == state.rules.seats - 1
         for guess, after in _allowed(
@@ -107,6 +116,17 @@ def unread(record: GameRecord, suit: Suit | None) -> Event | None:
         return None
     cards = sorted(_likely(playable(state), state.trump_suit), key=lambda c: c.suit != suit)
     return next((play for play, _ in _allowed(record, record.events, state, cards)), None)
+
+
+def taken_short(record: GameRecord, seat: int) -> Event | None:
+    """The last play of the trick under way, which was taken away one card short: the likeliest
+    card the seat to play may have played unseen that leaves the trick to ``seat``, the side the
+    next lead came from. None when the trick lacks more than one card, or no card does that."""
+    state = replay(record)
+    if len(state.current) != state.rules.seats - 1:
+        return None
+    plays = _allowed(record, record.events, state, _likely(playable(state), state.trump_suit))
+    return next((play for play, after in plays if after.to_play == seat), None)
 
 
 def only_way(record: GameRecord, guesses: Collection[int], most: int = 5) -> bool:

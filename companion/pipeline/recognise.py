@@ -18,9 +18,13 @@ card is played again by the next seat; the log keeps both. A card played as a do
 nearly as likely another card, was that other card when the card it was taken for is played
 later, surely read: the play is amended, its flag settled. A swap seen at the trump
 spot goes to the seat to play, a guess amended when another seat plays, surely read,
-the card it took. A card missed altogether (white print on a white card) shows when two cards
-in a row came from the sides of later seats than the rules expect: the missed plays go into the
-log as flagged guesses (:mod:`companion.pipeline.missed`), changed as their cards show up. Where
+the card it took. A card missed altogether (white print on a white card, a stalled stream) shows
+when two cards in a row came from the sides of later seats than the rules expect, when the trick
+under way went from the table a card short before the next lead came (from a side not to play, or
+clear of where the trick lay), or, a trick's last card, when the card after the next lead came
+from the seat after the leader while the rules gave the trick to another: the missed plays go
+into the log as flagged guesses (:mod:`companion.pipeline.missed`), changed as their cards show
+up. Where
 the play area reaches into the trump spot (many players), a card there is at the trump spot
 only near where the face-up trump card lay. The camera does not see the hands: a play is not
 refused for a hand never shown (open hands, ``brisca-descubierta``), which every card would be
@@ -39,10 +43,18 @@ from companion.cards import Card, Rank
 from companion.engine import Event, Game, GameState, Trick, replay
 from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
-from companion.pipeline.missed import guess_freed, missed_before, only_way, playable, unread, won_by
+from companion.pipeline.missed import (
+    guess_freed,
+    missed_before,
+    only_way,
+    playable,
+    taken_short,
+    unread,
+    won_by,
+)
 from companion.pipeline.track import TableCard, TableState
 from companion.session import LiveSession, View
-from companion.table.profile import Layout
+from companion.table.profile import CARD_MM, Layout
 from companion.vision.readings import Face
 
 Alternatives = tuple[tuple[Card, float], ...]
@@ -144,6 +156,7 @@ class Played:
     t: float
     side: int
     sure: bool  # read surely, flagged at most for the side it came from
+    at: tuple[float, float]  # where it lay (table mm)
 
 
 @dataclass(frozen=True)
@@ -170,6 +183,8 @@ class Recogniser:
         self._trump_at: tuple[float, float] | None = None  # where the face-up trump card was seen
         self._guesses: dict[int, Guess] = {}  # a missed or unread play's log index -> its guess
         self._unexplained: tuple[int, int] | None = None  # (card id, log length) no missed play explained
+        self._last_seen: dict[int, float] = {}  # a played table card's id -> when it was last seen
+        self._trick_gone_at: float | None = None  # when the table lost the last card of the trick under way
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -184,6 +199,11 @@ class Recogniser:
                     self._trump_at = card.position
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
+        self._last_seen.update((card.id, card.last_seen) for card in table.cards if card.id in self._plays)
+        if not self._trick_ids or present.intersection(self._trick_ids):
+            self._trick_gone_at = None
+        elif self._trick_gone_at is None:
+            self._trick_gone_at = table.t
         out += self._collected(present, table.t)
         out += self._last_card_unseen(present, table.t)
         for card in self._in_turn(new):
@@ -191,6 +211,10 @@ class Recogniser:
                 out += self._at_trump_spot(card, table) or []
             elif in_play(self.zones, card.position, self.config.play_margin):
                 out += self._missed_before_last(card, table.t)
+                taken = self._taken_short(card, present, table.t)  # where no missed play explains it
+                if taken is None:  # a card of the trick, unseen since it came, may be gone: wait
+                    break
+                out += taken
                 events = self._played(card, table.t)
                 if events is None:  # a doubtful card is watched longer; later cards wait their turn
                     break
@@ -377,7 +401,9 @@ class Recogniser:
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
         sure = choice.doubt in (None, seat_doubt)
-        self._plays[card.id] = Played(self._last_ref(), seat, choice, card.still_since, t, lies_at, sure)
+        self._plays[card.id] = Played(
+            self._last_ref(), seat, choice, card.still_since, t, lies_at, sure, card.position
+        )
         name = seat_name(state, seat)
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         return out + self._closed(tricks_before, t)
@@ -398,7 +424,7 @@ class Recogniser:
         self._guesses[ref] = Guess(guess.card, seat)
         self._roles[card.id] = "play"
         self._trick_ids.append(card.id)
-        self._plays[card.id] = Played(ref, seat, guessed, card.still_since, t, seat, False)
+        self._plays[card.id] = Played(ref, seat, guessed, card.still_since, t, seat, False, card.position)
         text = f"{seat_name(view.state, seat)} plays a card that could not be read: {guess.card}"
         return [self._event("play", t, text, card, guessed, seat)]
 
@@ -453,7 +479,9 @@ class Recogniser:
         self._apply(play, again, t)
         self._roles[card.id] = "play"
         self._trick_ids.insert(-1, card.id)
-        self._plays[card.id] = Played(last.ref, before, choice, card.still_since, last.t, before, True)
+        self._plays[card.id] = Played(
+            last.ref, before, choice, card.still_since, last.t, before, True, card.position
+        )
         # the last card, brought from the side of ``seat``, is played again by it
         self._plays[last_id] = replace(last, ref=self._last_ref(), seat=seat)
         text = f"{seat_name(state, before)} played {choice.card}, found under {again.card} when the arm left"
@@ -580,12 +608,13 @@ class Recogniser:
 
     def _missed_before_last(self, card: TableCard, t: float) -> list[Recognised]:
         """``card``, new and surely read, was brought from the side of a seat not to play, and so
-        was the last card played: the camera missed a card before that one. Either a guessed card
-        of the trick before it (the last card led) was one that left that trick to the side the
-        lead came from (:func:`won_by`), or the seats from the one the last card was given to, up
-        to the one it came from, played unseen (:func:`missed_before`). Taken when it leaves the
-        side of ``card`` to play and the log with no more problems; the last play's flag (the side
-        it came from) is settled."""
+        was the last card played (or that card closed a trick the rules gave another seat): the
+        camera missed a card before that one. Either a guessed card of the trick before it (the last
+        card led) was one that left that trick to the side the lead came from (:func:`won_by`), or
+        the seats from the one the last card was given to, up to the one it came from, played unseen
+        (:func:`missed_before`; the last card's own seat, whose card in the trick was missed, when it
+        won the trick and led that card). Taken when it leaves the side of ``card`` to play and the
+        log with no more problems; the last play's flag (the side it came from) is settled."""
         if self._over or not self._plays or card.brought_from is None or card.confidence < self.config.sure:
             return []  # every new card in every frame: the cheap tests first
         view = self.session.view()
@@ -596,8 +625,10 @@ class Recogniser:
         last_id = max(self._plays, key=lambda i: self._plays[i].ref)
         last = self._plays[last_id]
         tried = (card.id, len(record.events))
-        if side == state.to_play or not last.sure or last.side == last.seat or tried == self._unexplained:
+        if side == state.to_play or not last.sure or tried == self._unexplained:
             return []
+        if last.side == last.seat and (state.current or state.tricks[-1].winner == last.seat):
+            return []  # the last card came in turn, and led or won (its trick's card may have been missed)
         explanations = (
             (lambda: won_by(record, last.ref, self._guesses, last.side), self._tell_won_by),
             (lambda: missed_before(record, last.ref, last.side, side), self._tell_missed),
@@ -612,6 +643,54 @@ class Recogniser:
                 return tell(last_id, events, t)
         self._unexplained = tried  # not asked again while the card waits and nothing is played
         return []
+
+    def _taken_short(self, card: TableCard, present: set[int], t: float) -> list[Recognised] | None:
+        """The trick under way, one card short, was taken away whole, its last card played unseen,
+        and ``card``, surely read, leads the next: the trump card under the stock stayed in view
+        (unless the draw after this trick takes it), and either ``card`` came from the side of a seat
+        not to play and every card of the trick was last seen before it came to rest, or it came
+        from the side of the seat to play, every card of the trick had gone from the table when it
+        came to rest, and it lies clear of where they lay, as they lay clear of each other (none was
+        hidden under a card tossed over it). The missed card is a guess (:func:`taken_short`): the
+        likeliest that leaves the trick to the side ``card`` came from. None while a card of the
+        trick, unseen since ``card`` came from a side not to play, is not yet gone for the tracker
+        (it may be under a hand): ``card`` waits."""
+        if not self._trick_ids or card.brought_from is None or self._over:
+            return []  # every new card in every frame: the cheap tests first
+        view = self.session.view()
+        state = view.state
+        last_draw = state.stock <= state.rules.seats  # the trump card goes with the draw after this trick
+        trump_seen = last_draw or any(self._roles.get(i) == "trump" for i in present)
+        if card.confidence < self.config.sure or card.card not in self._allowed(state) or not trump_seen:
+            return []
+        side = self.zones.nearest_seat(card.brought_from)
+        in_turn = side == state.to_play
+        if in_turn and not self._gone_clear(card):
+            return []
+        if not in_turn and max(self._last_seen.get(i, t) for i in self._trick_ids) >= card.still_since:
+            return []
+        guess = taken_short(view.record, side)
+        if guess is None or guess.card is None or guess.seat is None:
+            return []
+        if not in_turn and present.intersection(self._trick_ids):
+            return None
+        name = seat_name(state, guess.seat)
+        why = f"{name}'s card was not seen (the trick was taken away without it): a guess"
+        self._apply(guess, Choice(guess.card, 0.0, why, ()), t)
+        self._guesses[self._last_ref()] = Guess(guess.card, guess.seat)
+        text = f"{name} played a card the camera missed: {guess.card} [check: {why}]"
+        told = Recognised("play", t, text, seat=guess.seat, card=guess.card, doubt=why, game=self.game)
+        return [told, self._trick_done(self.session.view().state, t), *self._collected(present, t)]
+
+    def _gone_clear(self, card: TableCard) -> bool:
+        """Whether every card of the trick under way had gone from the table when ``card`` came to
+        rest, and lay clear of it and of each other: taken away, not covered."""
+        gone = self._trick_gone_at
+        if gone is None or gone > card.still_since:
+            return False
+        spots = [self._plays[i].at for i in self._trick_ids] + [card.position]
+        reach = max(CARD_MM)
+        return all(np.hypot(*np.subtract(a, b)) > reach for i, a in enumerate(spots) for b in spots[:i])
 
     def _tell_won_by(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:
         """Apply :func:`won_by`'s amendments: a guess changed, the lead given to the trick's winner."""
@@ -634,10 +713,15 @@ class Recogniser:
         tricks_before = len(state.tricks) - (not state.current)  # before the last card, the log's last play
         *missed, again = events
         out = []
+        evidence = (
+            "it won the trick, and the card after its lead came from the seat after it"
+            if again.seat == last.seat
+            else "the next cards came from the seats after it"
+        )
         for event in missed:
             seat = last.seat if event.seat is None else event.seat  # an amend names no seat
             name = seat_name(state, seat)
-            why = f"{name}'s card was not seen (the next cards came from the seats after it): a guess"
+            why = f"{name}'s card was not seen ({evidence}): a guess"
             self._apply(event, Choice(event.card, 0.0, why, ()), t)
             ref = last.ref if event.type == "amend" else self._last_ref()
             self._guesses[ref] = Guess(event.card, seat)
@@ -820,7 +904,7 @@ class Recogniser:
         self.session.new_game(replace(setup, first=(setup.first + 1) % len(setup.players)))
         self._roles = {card_id: "ignored" for card_id in self._roles}
         self._uncollected, self._trick_ids, self._plays, self._over = [], [], {}, False
-        self._guesses = {}
+        self._guesses, self._last_seen = {}, {}
         self._trump_at = None
         self.game += 1
 

@@ -9,7 +9,15 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import GameRecord, random_game, replay
-from companion.pipeline.missed import guess_freed, missed_before, only_way, playable, unread, won_by
+from companion.pipeline.missed import (
+    guess_freed,
+    missed_before,
+    only_way,
+    playable,
+    taken_short,
+    unread,
+    won_by,
+)
 
 PRESETS = ["brisca-2", "brisca-3", "brisca-4", "brisca-6"]
 
@@ -60,6 +68,34 @@ def test_a_missed_play_puts_every_card_back_with_the_seat_that_played_it(preset,
     missed, guessed = _guessed(game, pick)
     assert replay(guessed).valid
     assert _seats(guessed) == _seats(replace(game, events=game.events[: missed + 2]))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), pick=st.floats(0, 1, exclude_max=True))
+def test_a_missed_last_card_that_won_its_trick_puts_the_next_lead_with_its_seat(preset, seed, pick):
+    """A trick's last card goes unseen, and its seat, the trick's winner, leads the next: the lead is
+    taken for that seat's card in the trick, and the card after it comes from the seat after the
+    leader. The guess wins the trick for that seat, which leads the next trick with its card."""
+    game = random_game(preset, seed)
+    truth = game.events
+    closing = [
+        i
+        for i in _plays(game, 2)
+        if i + 2 < len(truth) and truth[i + 2].type == "play" and truth[i].seat == truth[i + 1].seat
+    ]
+    assume(closing)  # a game whose last cards never won their tricks, but for the game's last trick
+    missed = closing[int(pick * len(closing))]
+    seen = _seen_without(game, missed)
+    assert not replay(seen).current  # the lead closed the trick, given to the missed card's seat
+    events = missed_before(seen, missed, truth[missed].seat, truth[missed + 2].seat)
+    assert events is not None
+    assert events[0].type == "amend" and events[0].ref == missed and events[0].card != truth[missed + 1].card
+    guessed = replace(seen, events=(*seen.events, *events))
+    after = replay(guessed)
+    assert after.valid and after.tricks[-1].winner == truth[missed].seat
+    assert after.to_play == truth[missed + 2].seat
+    assert _seats(guessed) == _seats(replace(game, events=truth[: missed + 2]))
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -153,3 +189,23 @@ def test_two_guesses_of_a_finished_game_are_settled_only_when_their_cards_could_
     swapped = replay(replace(game, events=tuple(events)))
     moved = [t.winner for t in swapped.tricks[:-1]] != [t.winner for t in replay(game).tricks[:-1]]
     assert only_way(game, [first, second]) == (moved or not swapped.valid)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), pick=st.floats(0, 1, exclude_max=True))
+def test_a_trick_taken_away_a_card_short_gets_a_guess_that_leaves_it_to_the_next_leader(preset, seed, pick):
+    """Whatever trick but the last goes away without its last card seen, the guess is that seat's
+    and gives the trick to the seat that won it, who leads next; the rules allow it. Two cards
+    short, no guess."""
+    game = random_game(preset, seed)
+    state = replay(game)
+    n = int(pick * (len(state.tricks) - 1))
+    plays = [i for i, event in enumerate(game.events) if event.type == "play"]
+    last, one_before = plays[(n + 1) * state.rules.seats - 1], plays[(n + 1) * state.rules.seats - 2]
+    before = replace(game, events=game.events[:last])
+    guess = taken_short(before, state.tricks[n].winner)
+    assert guess is not None and guess.seat == game.events[last].seat
+    after = replay(replace(before, events=(*before.events, guess)))
+    assert after.valid and after.tricks[n].winner == state.tricks[n].winner
+    assert taken_short(replace(game, events=game.events[:one_before]), state.tricks[n].winner) is None

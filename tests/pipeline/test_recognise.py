@@ -502,9 +502,10 @@ def _tossed(script: Script, seat: int, name: str, card: str, at: tuple[float, fl
 
 def _lead_unseen(seen, evidence_dir: Path | None = None) -> Script:
     """Ana leads the ace of cups; Luis's card lands unseen; Ana, who won, leads the five of batons
-    and Luis answers with the seven: the cards come from the sides of the seats that played them."""
+    and Luis answers with the seven: the cards come from the sides of the seats that played them.
+    The ace still lies there (a trick taken away a card short tells of the missed card at once)."""
     script = Script(seen, evidence_dir=evidence_dir).put("trump", TRUMP_AT, "3O").hold(1)
-    _tossed(script, 0, "a", "1C", (320.0, 330.0)).take("a").hold(2)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0)).hold(2)
     _tossed(script, 0, "b", "5B", (320.0, 340.0))
     return _tossed(script, 1, "c", "7B", (320.0, 300.0))
 
@@ -535,7 +536,6 @@ def test_a_card_the_camera_missed_is_guessed_once_two_cards_came_from_the_seats_
         ("play", 0, "5B"),
         ("play", 1, "7B"),
         ("trick", 1, None),
-        ("collected", None, None),  # the ace, the first trick's only card seen, was gathered
     ]
 
 
@@ -543,7 +543,7 @@ def test_a_trick_told_again_with_its_missed_card_keeps_the_snapshot_of_when_it_w
     script = _lead_unseen(seen, tmp_path)
     assert [e.trick for e in script.events if e.kind == "trick"] == [1, 1, 2]
     snapshot = json.loads((tmp_path / "game-1" / "trick-01.json").read_text())
-    assert sorted(r["card"] for r in snapshot["readings"]) == ["3O", "5B"]  # not the seven, come since
+    assert sorted(r["card"] for r in snapshot["readings"]) == ["1C", "3O", "5B"]  # not the seven, come since
 
 
 def test_one_card_from_the_side_of_a_seat_not_to_play_is_no_missed_card(seen):
@@ -565,7 +565,7 @@ def test_one_card_from_the_side_of_a_seat_not_to_play_is_no_missed_card(seen):
 def test_a_guessed_card_played_later_surely_read_changes_the_guess(seen):
     """Luis leads the two of batons, the card guessed for his missed one: the guess becomes the
     next likeliest card that leaves the first trick to Ana, flagged again; the two is played."""
-    script = _lead_unseen(seen).take("b", "c").hold(2)
+    script = _lead_unseen(seen).take("a", "b", "c").hold(2)
     _tossed(script, 1, "d", "2B", (320.0, 300.0))
     state = script.state
     assert state.tricks[0].plays == ((0, Card.parse("1C")), (1, Card.parse("2C")))
@@ -575,27 +575,73 @@ def test_a_guessed_card_played_later_surely_read_changes_the_guess(seen):
     assert script.kinds()[-2:] == ["amend", "play"]
 
 
+#: Four players' places near the middle of TABLE4.
+NEAR = {0: (320.0, 380.0), 1: (380.0, 320.0), 2: (320.0, 260.0), 3: (260.0, 320.0)}
+
+
+def _in_order(*cards: str) -> tuple[tuple[int, Card], ...]:
+    """A trick's plays, seat 0 first."""
+    return tuple((seat, Card.parse(card)) for seat, card in enumerate(cards))
+
+
+def _four(seen) -> Script:
+    """Ana, Luis, Eva and Pau at brisca-4, the three of coins turned up."""
+    return Script(seen, "brisca-4", ("Ana", "Luis", "Eva", "Pau")).put("trump", (455.0, 455.0), "3O").hold(1)
+
+
 def test_a_guess_that_left_a_trick_to_the_wrong_seat_changes_when_the_next_lead_comes_from_its_winner(seen):
     """Four players. Luis's card (a trump) was missed as Eva's came from her side: guessed, of no
     points, it left the first trick to Ana. Then the lead came from Luis's side and the card after
     it from Eva's: Luis won that trick. The guess becomes the lowest trump, the lead Luis's."""
-    players = ("Ana", "Luis", "Eva", "Pau")
-    near = {0: (320.0, 380.0), 1: (380.0, 320.0), 2: (320.0, 260.0), 3: (260.0, 320.0)}
-    script = Script(seen, "brisca-4", players).put("trump", (455.0, 455.0), "3O").hold(1)
-    _tossed(script, 0, "a", "1C", near[0])
-    _tossed(script, 2, "b", "5C", near[2])  # Luis's card before it went unseen
-    _tossed(script, 3, "c", "6C", near[3]).take("a", "b", "c").hold(2)
+    script = _four(seen)
+    _tossed(script, 0, "a", "1C", NEAR[0])
+    _tossed(script, 2, "b", "5C", NEAR[2])  # Luis's card before it went unseen
+    _tossed(script, 3, "c", "6C", NEAR[3]).take("a", "b", "c").hold(2)
     assert script.state.tricks[0].winner == 0  # the guess left the trick to Ana
-    _tossed(script, 1, "d", "7B", near[1])
-    _tossed(script, 2, "e", "10B", near[2])
+    _tossed(script, 1, "d", "7B", NEAR[1])
+    _tossed(script, 2, "e", "10B", NEAR[2])
     state = script.state
-    assert state.tricks[0].plays == tuple(
-        (seat, Card.parse(card)) for seat, card in enumerate(["1C", "2O", "5C", "6C"])
-    )
+    assert state.tricks[0].plays == _in_order("1C", "2O", "5C", "6C")
     assert state.tricks[0].winner == 1 and state.valid
     assert state.current == ((1, Card.parse("7B")), (2, Card.parse("10B")))
     (flag,) = script.session.view().flags
     assert "leaves the trick to the seat that led next" in flag.reason
+
+
+def test_a_missed_last_card_that_won_its_trick_is_guessed_when_the_card_after_the_next_lead_comes(seen):
+    """Four players. Pau's card, the trick's last (a trump), went unseen, and Pau led the seven of
+    batons: taken for Pau's card in the first trick, it left that trick to Luis. Then Ana's card came
+    from her side, the seat after Pau's: Pau's trick card is a guess that wins the trick, flagged,
+    and the seven his lead."""
+    script = _four(seen)
+    _tossed(script, 0, "a", "4C", NEAR[0])
+    _tossed(script, 1, "b", "1C", NEAR[1])
+    _tossed(script, 2, "c", "6C", NEAR[2]).take("a", "b", "c").hold(2)  # Pau's trump, unseen, took it
+    _tossed(script, 3, "d", "7B", NEAR[3])
+    assert script.state.tricks[0].winner == 1  # the seven taken for Pau's card: Luis's ace won
+    _tossed(script, 0, "e", "10B", NEAR[0])
+    state = script.state
+    assert state.tricks[0].plays == _in_order("4C", "1C", "6C", "2O")
+    assert state.tricks[0].winner == 3 and state.valid
+    assert state.current == ((3, Card.parse("7B")), (0, Card.parse("10B")))
+    (flag,) = script.session.view().flags
+    assert flag.seq == 4 and "Pau's card was not seen (it won the trick" in flag.reason
+
+
+def test_a_trick_taken_away_a_card_short_after_a_card_from_another_side_missed_the_card_before_it(seen):
+    """Four players. Eva's card went unseen and Pau's five, from his side, was given to her; the
+    trick, one card short, was taken away, and Luis led from his side. The two cards out of turn
+    tell more than the trick taken short: Eva's card is the guess, Pau's five closed the trick."""
+    script = _four(seen)
+    _tossed(script, 0, "a", "4C", NEAR[0])
+    _tossed(script, 1, "b", "6C", NEAR[1])
+    _tossed(script, 3, "d", "5C", NEAR[3]).take("a", "b", "d").hold(2)  # Eva's card, before it, unseen
+    _tossed(script, 1, "e", "7B", NEAR[1])
+    state = script.state
+    assert state.tricks[0].plays == _in_order("4C", "6C", "2B", "5C")
+    assert state.tricks[0].winner == 1 and state.current == ((1, Card.parse("7B")),) and state.valid
+    (flag,) = script.session.view().flags
+    assert "Eva's card was not seen (the next cards came from the seats after it)" in flag.reason
 
 
 def test_a_lone_guess_is_the_card_nobody_else_played_once_the_game_is_over(seen):
@@ -678,3 +724,81 @@ def test_a_card_no_arm_brought_read_as_no_card_allowed_is_no_play(seen):
     script.put("c", SPOT[0], "1C", 0.9, ("5C", 0.05)).hold(2)
     assert script.kinds()[-1] == "play" and script.events[-1].card is None
     assert script.state.current == () and script.session.view().flags == ()
+
+
+def _lead_then_taken_away(seen, at: tuple[float, float], then: float = 2.0) -> Script:
+    """Ana won the first trick and leads the four of swords at ``at``; Luis's answer never shows,
+    and the four is taken away (``then`` seconds pass)."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "5C", (320.0, 300.0)).take("a", "b").hold(2)
+    return _tossed(script, 0, "c", "4E", at).take("c").hold(then)
+
+
+def test_a_trick_taken_away_a_card_short_and_led_from_the_side_not_to_play_had_its_last_card_unseen(seen):
+    """Ana leads the seven of batons from her side, onto where the four lay, while Luis is to play:
+    Luis's card went unseen and Ana won the trick; his card is guessed (flagged) as the likeliest
+    that loses to the four."""
+    script = _lead_then_taken_away(seen, (320.0, 340.0))
+    _tossed(script, 0, "d", "7B", (320.0, 345.0))
+    state = script.state
+    assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("2B"))) and state.valid
+    assert state.current == ((0, Card.parse("7B")),)
+    (flag,) = script.session.view().flags
+    assert "taken away without it" in flag.reason
+    assert script.kinds()[-4:] == ["play", "trick", "collected", "play"]
+
+
+def test_a_card_that_came_while_the_trick_was_unseen_waits_until_the_trick_is_gone(seen):
+    """As a stalled stream shows it: the four vanished with Luis's card and the trick taken away
+    unseen, and Ana's lead comes at once. The four still counts as on the table (it may be under a
+    hand); the lead waits until it is gone, and leads the next trick."""
+    script = _lead_then_taken_away(seen, SPOT[0], then=0.0)
+    _tossed(script, 0, "d", "7B", (250.0, 370.0))
+    state = script.state
+    assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("2B"))) and state.valid
+    assert state.current == ((0, Card.parse("7B")),)
+
+
+def test_a_trick_taken_away_a_card_short_and_led_clear_of_it_had_its_last_card_unseen(seen):
+    """Luis, to play, leads the seven of batons at his place, clear of where Ana's four lay: the
+    four was taken away, not covered. Luis won the trick with a card the camera missed, guessed as
+    the lowest card that beats the four."""
+    script = _lead_then_taken_away(seen, SPOT[0])
+    _tossed(script, 1, "d", "7B", SPOT[1])
+    state = script.state
+    assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("5E"))) and state.valid
+    assert state.current == ((1, Card.parse("7B")),)
+    assert "taken away without it" in script.session.view().flags[0].reason
+
+
+def test_a_card_tossed_where_the_trick_card_lay_answers_it(seen):
+    """Luis, to play, tosses his card where Ana's four lay, unseen since: the four may lie under it.
+    The card answers the four."""
+    script = _lead_then_taken_away(seen, (320.0, 340.0))
+    _tossed(script, 1, "d", "7B", (325.0, 320.0))
+    assert script.state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("7B")))
+    assert script.session.view().flags == ()
+
+
+def test_a_card_that_landed_before_the_trick_was_gone_answers_it(seen):
+    """Luis's hand hovers over the four a second, hiding it, then drops his card at his place: the
+    four is never seen again, but the card came to rest before the four counted as gone."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "5C", (320.0, 300.0)).take("a", "b").hold(2)
+    _tossed(script, 0, "c", "4E", SPOT[0]).reach(1, SPOT[0]).take("c").hold(1.0)
+    script.put("d", SPOT[1], "5E").hold(0.2).reach(None).hold(1.5)
+    assert script.state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("5E")))
+    assert script.session.view().flags == ()
+
+
+def test_cards_gone_with_the_trump_card_under_the_stock_are_no_trick_taken_away(seen):
+    """The four and the trump card go unseen at once (the light, not a hand): Luis's card, brought
+    meanwhile, answers the four."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "5C", (320.0, 300.0)).take("a", "b").hold(2)
+    _tossed(script, 0, "c", "4E", SPOT[0]).take("c", "trump").hold(1.5)
+    _tossed(script, 1, "d", "7B", SPOT[1])
+    assert script.state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("7B")))
