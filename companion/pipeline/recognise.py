@@ -24,9 +24,8 @@ under way went from the table a card short before the next lead came (from a sid
 clear of where the trick lay), or, a trick's last card, when the card after the next lead came
 from the seat after the leader while the rules gave the trick to another: the missed plays go
 into the log as flagged guesses (:mod:`companion.pipeline.missed`), changed as their cards show
-up. Where
-the play area reaches into the trump spot (many players), a card there is at the trump spot
-only near where the face-up trump card lay. The camera does not see the hands: a play is not
+up. Where the play area reaches into the trump spot (many players), a card there is at the trump
+spot only near where the face-up trump card lay. The camera does not see the hands: a play is not
 refused for a hand never shown (open hands, ``brisca-descubierta``), which every card would be
 alike, though the engine still records it.
 """
