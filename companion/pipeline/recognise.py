@@ -182,7 +182,7 @@ class Recogniser:
         self._trump_at: tuple[float, float] | None = None  # where the face-up trump card was seen
         self._guesses: dict[int, Guess] = {}  # a missed or unread play's log index -> its guess
         self._unexplained: tuple[int, int] | None = None  # (card id, log length) no missed play explained
-        self._last_seen: dict[int, float] = {}  # a played table card's id -> when it was last seen
+        self._last_seen: dict[int, float] = {}  # a trick card's id -> when it was last seen
         self._trick_gone_at: float | None = None  # when the table lost the last card of the trick under way
         self._over = False
 
@@ -198,7 +198,9 @@ class Recogniser:
                     self._trump_at = card.position
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
-        self._last_seen.update((card.id, card.last_seen) for card in table.cards if card.id in self._plays)
+        self._last_seen.update(
+            (card.id, card.last_seen) for card in table.cards if card.id in self._trick_ids
+        )
         if not self._trick_ids or present.intersection(self._trick_ids):
             self._trick_gone_at = None
         elif self._trick_gone_at is None:
