@@ -658,6 +658,8 @@ class Recogniser:
         (it may be under a hand): ``card`` waits."""
         if not self._trick_ids or card.brought_from is None or self._over:
             return []  # every new card in every frame: the cheap tests first
+        if max(self._last_seen.get(i, t) for i in self._trick_ids) >= card.still_since:
+            return []  # a card of the trick seen since: so it had not gone either
         view = self.session.view()
         state = view.state
         last_draw = state.stock <= state.rules.seats  # the trump card goes with the draw after this trick
@@ -667,8 +669,6 @@ class Recogniser:
         side = self.zones.nearest_seat(card.brought_from)
         in_turn = side == state.to_play
         if in_turn and not self._gone_clear(card):
-            return []
-        if not in_turn and max(self._last_seen.get(i, t) for i in self._trick_ids) >= card.still_since:
             return []
         guess = taken_short(view.record, side)
         if guess is None or guess.card is None or guess.seat is None:
