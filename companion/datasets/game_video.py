@@ -584,8 +584,9 @@ def _stalled_plays(state: GameState, stalls: int, rng: np.random.Generator) -> f
     """Which plays (counted from 0) the stream stalls over: ``stalls`` of them, never the game's
     first nor two in a row, so the cards seen tell of each missed one."""
     plays = sum(len(trick.plays) for trick in state.tricks) + len(state.current)
-    if stalls > (plays - 1) // 2:
-        raise MalformedInput(f"{stalls} stalls: a game of {plays} plays has room for {(plays - 1) // 2}")
+    room = max(0, (plays - 1) // 2)
+    if stalls > room:
+        raise MalformedInput(f"{stalls} stalls: a game of {plays} plays has room for {room}")
     spread = sorted(rng.choice(np.arange(1, plays - stalls + 1), size=stalls, replace=False).tolist())
     return frozenset(play + i for i, play in enumerate(spread))  # each one further: a gap between any two
 
