@@ -6,13 +6,16 @@ and lying still after it, though, only that card changed: the difference has one
 (less the white where it lies on another card's white: its pieces are joined, and their convex
 hull fills the card again; when two cards came before the table lay still again, the blob is
 searched card by card; a thin tail that no card explains, such as the edge of a shadow that moved
-over a checked cloth beside the card, is opened away). Where a court card lands on other cards'
-white, only its figure changed: a card found there by other means (a detector) that takes in the
-figure gives its outline (seen in any frame while the table lay still: a detector may lose a white
-card on white a frame later). Each card so found is kept as a layer of the pile and proposed while the
-table still shows a card there and it looks as it did at the last still moment; a layer whose
-place changed at a later still moment (the card taken away), or a third of which the cards found
-after it cover, is no longer proposed.
+over a checked cloth beside the card, is opened away). Cards are fitted only where the table also
+differs from the empty table: a trick taken away while the next card was led, before the table lay
+still again (a phone's stream stalled over both), left bare cloth where it lay, and the card led is
+fitted alone. Where a court card lands on other cards' white, only its figure changed: a card
+found there by other means (a detector) that takes in the figure gives its outline (seen in any
+frame while the table lay still: a detector may lose a white card on white a frame later). Each
+card so found is kept as a layer of the pile and proposed while the table still shows a card there
+and it looks as it did at the last still moment; a layer whose place changed at a later still
+moment (the card taken away), or a third of which the cards found after it cover, is no longer
+proposed.
 
 The table lies still, for its piles, when nothing moves where piles lie (the play area and a
 margin around it; each frame smoothed first, so a camera's grain is no motion) and no arm reaches
@@ -32,8 +35,9 @@ would be joined to it.
 Every card found lying when the table lay still (a layer, or a card seen whole where piles lie)
 is remembered until its place changes or nothing lies there: a card pieced together from a blob
 near one is that card, already known (seen again when the cards over it are moved or it shows
-partly), not a new one; nor is a card found at a still moment over most of where a card was known
-and looking like it: that card, straightened by a player. A card seen whole and still where piles
+partly), not a new one; nor is a card found at a still moment over much of where a card was known,
+where that card's picture is found nearby: that card, nudged or straightened by a player, lying where
+its picture is (what the nudge changed takes in where it lay too). A card seen whole and still where piles
 lie lies there even while an arm still moves elsewhere (the next player reaching in): it is
 remembered, and its place taken into the last still moment, so that a card tossed onto it before
 the table lies still is told from it.
@@ -99,6 +103,15 @@ ALIKE = 0.8
 #: Pixels inside a card's outline its picture is taken from, to be looked for in another card's
 #: picture taken this many pixels wider all round (a card fitted to what changed may be a little off).
 LOOK_INSET, LOOK_PAD = 6, 4
+#: A card found between two still moments that overlaps a card known to lie there by this much
+#: (intersection over union), where that card is found by its picture, is that card, nudged ...
+NUDGE_OVERLAP = 0.4
+#: ... when it is found within this share of a card's short side of where it lay, turned by one of
+#: these angles (degrees), looking as it did (:data:`ALIKE`) and this much more alike than where it
+#: lay (normalised correlation). It lies there: a card fitted to what the nudge changed may take in
+#: where it lay too, and its crop cut off one end of the card (a seven of cups so cut was read as
+#: the nine at 0.98).
+NUDGE_REACH, NUDGE_TURNS, NUDGE_GAIN = 0.3, (-6.0, -3.0, 0.0, 3.0, 6.0), 0.05
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
 #: What changed between two still moments and no card found there explains, in a piece (where no
@@ -325,21 +338,18 @@ class PileLayers:
         def lies(layer: Layer) -> bool:  # a card lies there: enough of it differs from the empty table
             return share_inside(changed, layer.corners()) >= PRESENT_SHARE
 
-        joined = self._joined(difference)
-        fitted = self._cards_in(difference, joined)
+        came = difference & changed  # what changed and differs from the empty table: no card taken away
+        joined = self._joined(came)
+        fitted = self._cards_in(came, joined)
         unknown = self._unknown(seen, difference & ~_filled(difference.shape, [c.corners() for c in fitted]))
         new = [self._outlined(layer, difference, unknown) for layer in fitted]
         new = [layer for layer in new if lies(layer)]
         new += [layer for layer in self._left_explained(difference, joined, new, unknown) if lies(layer)]
         new = bottom_first(table, new)
-        nudges = [
-            (layer, old)
-            for layer in new
-            for old in self.lying
-            if polygon_iou(layer.corners(), old.corners()) >= NUDGED
-            and alike(before, old, table, layer) >= ALIKE
-        ]
-        straightened, replaced = [layer for layer, _ in nudges], [old for _, old in nudges]
+        nudges = self._nudges(before, table, new)
+        new = [nudges.get(layer, (layer, layer))[1] for layer in new]
+        straightened = [now for _, now in nudges.values()]
+        replaced = [old for old, _ in nudges.values()]
         under_new = _filled(
             difference.shape, [layer.corners() for layer in new]
         )  # a new card over an old one does not move it
@@ -361,6 +371,52 @@ class PileLayers:
         apart = [piled[i] for i in far_from([card.center for card in piled], known, self._same)]
         self.lying = stayed + new + apart
         self.arrived = [layer for layer in new if layer not in straightened]
+
+    def _nudges(
+        self, before: np.ndarray, table: np.ndarray, new: Sequence[Layer]
+    ) -> dict[Layer, tuple[Layer, Layer]]:
+        """The cards of ``new`` (found in ``table``) that are a card known to lie there in ``before``,
+        nudged: each with that card and where it lies now. Such a card overlaps it
+        (:data:`NUDGE_OVERLAP`) where its picture is found near where it lay (:meth:`_found_near`),
+        and lies there (what the nudge changed, a card fitted to it, may take in where it lay too);
+        or overlaps it more (:data:`NUDGED`) and looks like it (:func:`alike`)."""
+        nudges = {}
+        for layer in new:
+            for old in self.lying:
+                overlap = polygon_iou(layer.corners(), old.corners())
+                if overlap < NUDGE_OVERLAP:
+                    continue
+                found = self._found_near(before, old, table)
+                if found is not None and polygon_iou(found.corners(), layer.corners()) >= NUDGE_OVERLAP:
+                    nudges[layer] = (old, found)
+                elif overlap >= NUDGED and alike(before, old, table, layer) >= ALIKE:
+                    nudges[layer] = (old, layer)
+        return nudges
+
+    def _found_near(self, before: np.ndarray, card: Layer, table: np.ndarray) -> Layer | None:
+        """Where the picture of ``card``, lying in ``before``, lies in ``table`` near where it lay,
+        turned or not (:data:`NUDGE_REACH`, :data:`NUDGE_TURNS`), when it lies there looking as it
+        did (:data:`ALIKE`) and clearly more alike than where it lay (:data:`NUDGE_GAIN`); else
+        None."""
+        inner = _upright(before, card, -LOOK_INSET)
+        if float(inner.std()) < 2:  # nothing on it to look for
+            return None
+        reach = round(NUDGE_REACH * self._short)
+        unmoved = reach + LOOK_INSET  # where the picture lies in the one looked at, if it lay still
+        turns = [Layer(card.center, card.size, card.angle + turn) for turn in NUDGE_TURNS]
+        scores = [
+            cv2.matchTemplate(_upright(table, turned, reach), inner, cv2.TM_CCOEFF_NORMED) for turned in turns
+        ]
+        best = max(ALIKE, float(scores[NUDGE_TURNS.index(0.0)][unmoved, unmoved]) + NUDGE_GAIN)
+        found = None
+        for turned, alike_at in zip(turns, scores, strict=True):
+            _, score, _, (x, y) = cv2.minMaxLoc(alike_at)
+            if score < best:
+                continue
+            rotation = _upright_placement(turned, reach)[:, :2]
+            center = np.asarray(card.center) + np.linalg.solve(rotation, np.subtract((x, y), unmoved))
+            best, found = score, Layer((float(center[0]), float(center[1])), card.size, turned.angle)
+        return found
 
     def _unknown(self, seen: Sequence[Layer], moved: np.ndarray) -> list[Layer]:
         """The cards of ``seen`` that are no card known to lie on the piles, where ``moved`` (what
@@ -514,12 +570,20 @@ def alike(first_picture: np.ndarray, first: Layer, second_picture: np.ndarray, s
 def _upright(picture: np.ndarray, card: Layer, grow: float) -> np.ndarray:
     """``card``'s picture, grey, laid upright (its long side down the picture), ``grow`` px wider all
     round."""
+    short, long_ = (side + 2 * grow for side in sorted(card.size))
+    place = _upright_placement(card, grow)
+    return cv2.cvtColor(cv2.warpAffine(picture, place, (round(short), round(long_))), cv2.COLOR_BGR2GRAY)
+
+
+def _upright_placement(card: Layer, grow: float) -> np.ndarray:
+    """The affine map (2 x 3) from the table to ``card``'s upright picture, ``grow`` px wider all
+    round (:func:`_upright`)."""
     width, height = card.size
     turn = card.angle + (90 if width > height else 0)
     short, long_ = (side + 2 * grow for side in sorted(card.size))
     place = cv2.getRotationMatrix2D(card.center, turn, 1.0)
     place[:, 2] += (short / 2 - card.center[0], long_ / 2 - card.center[1])
-    return cv2.cvtColor(cv2.warpAffine(picture, place, (round(short), round(long_))), cv2.COLOR_BGR2GRAY)
+    return place
 
 
 def aligned(image: np.ndarray, to: np.ndarray) -> np.ndarray:

@@ -542,6 +542,29 @@ def test_a_card_on_a_pile_straightened_by_a_hand_is_known_at_its_new_place_and_n
     assert max(iou(corners, under) for corners in lying) > 0.85
 
 
+@pytest.mark.parametrize(("shift", "turn"), [((12, 9), 0), ((8, 6), 4)], ids=["15mm", "10mm-4deg"])
+def test_a_card_nudged_on_a_pile_is_proposed_where_its_picture_lies_now(
+    shift: tuple[int, int], turn: float
+) -> None:
+    """A hand nudges the court card on top of a pile: the card fitted to what changed takes in where
+    it lay too, so the card is looked for by its picture near where it lay, turned or not, and
+    proposed where it lies, whole (a crop of the card fitted would cut off one end of it)."""
+    profile, empty = _square_table()
+    first = empty.copy()
+    under = _card(first, (430, 450), 10, (40, 40, 180))
+    pile, nudged = first.copy(), first.copy()
+    _figure_card(pile, (462, 440), 55)
+    moved = _figure_card(nudged, (462 + shift[0], 440 + shift[1]), 55 + turn)
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
+    frames = [_reaching(nudged, i) for i in range(4)] + [nudged] * 4
+    assert [r for frame in frames for r in proposer.propose(frame) if r.arrived] == []
+    assert max(iou(r.corners, moved) for r in proposer.propose(nudged)) > 0.95
+    assert (
+        sorted(max(iou(corners, card) for corners in proposer.lying()) for card in (under, moved))[0] > 0.95
+    )
+
+
 def test_a_card_tossed_onto_one_that_lay_still_while_an_arm_moved_is_told_from_it() -> None:
     """The next player reaches in before the table lies still, and tosses a card over most of the
     last one: the last card, seen lying still and whole, is known, so the tossed card is found at its
@@ -616,6 +639,27 @@ def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
     proposer = ChangeProposer(profile, empty)
     readings = _last_proposals(proposer, [empty] * 4 + [first] * 4 + [pile] * 4)
     assert [iou(r.corners, over) > 0.8 for r in readings if r.arrived] == [True]
+
+
+@pytest.mark.parametrize(("shift", "turn"), [((-12, -14), 5), ((-20, 10), -10), ((8, 8), 0)])
+def test_a_white_card_laid_where_a_card_was_taken_away_while_the_table_moved_is_found(
+    shift: tuple[int, int], turn: float
+) -> None:
+    """A trick is taken away and the next card is led where it lay before the table lies still
+    again (a phone's stream stalled over both): what changed since the table last lay still is both
+    cards, but the card taken away left the empty cloth, and only the card laid is fitted."""
+    profile, empty = _checked_table()
+    first = empty.copy()
+    _card(first, (440, 430), 10, (40, 40, 180))
+    led = empty.copy()
+    centre = (440 + shift[0], 430 + shift[1])
+    lead = _card(led, centre, 10 + turn, (235, 235, 235))  # all white, like an ace's face
+    cv2.circle(led, centre, 12, (30, 120, 200), -1)  # its one pip
+    proposer = ChangeProposer(profile, empty)
+    _last_proposals(proposer, [empty] * 4 + [first] * 4)
+    frames = [_reaching(led, i) for i in range(4)] + [led] * 4
+    arrived = [r for frame in frames for r in proposer.propose(frame) if r.arrived]
+    assert [iou(r.corners, lead) > 0.9 for r in arrived] == [True]
 
 
 def _figure(frame: np.ndarray, centre: tuple[float, float], angle: float, off: int = 0) -> None:
