@@ -36,11 +36,11 @@ Every card found lying when the table lay still (a layer, or a card seen whole w
 is remembered until its place changes or nothing lies there: a card pieced together from a blob
 near one is that card, already known (seen again when the cards over it are moved or it shows
 partly), not a new one; nor is a card found at a still moment over much of where a card was known,
-where that card's picture is found nearby: that card, nudged or straightened by a player, lying where
-its picture is (what the nudge changed takes in where it lay too). A card seen whole and still where piles
-lie lies there even while an arm still moves elsewhere (the next player reaching in): it is
-remembered, and its place taken into the last still moment, so that a card tossed onto it before
-the table lies still is told from it.
+where that card's picture is found nearby: that card, nudged or straightened by a player, lying
+where its picture is (what the nudge changed takes in where it lay too). A card seen whole and
+still where piles lie lies there even while an arm still moves elsewhere (the next player reaching
+in): it is remembered, and its place taken into the last still moment, so that a card tossed onto
+it before the table lies still is told from it.
 """
 
 from __future__ import annotations
@@ -381,12 +381,15 @@ class PileLayers:
         and lies there (what the nudge changed, a card fitted to it, may take in where it lay too);
         or overlaps it more (:data:`NUDGED`) and looks like it (:func:`alike`)."""
         nudges = {}
+        found_at: dict[Layer, Layer | None] = {}  # each card known to lie there, looked for once
         for layer in new:
             for old in self.lying:
                 overlap = polygon_iou(layer.corners(), old.corners())
                 if overlap < NUDGE_OVERLAP:
                     continue
-                found = self._found_near(before, old, table)
+                if old not in found_at:
+                    found_at[old] = self._found_near(before, old, table)
+                found = found_at[old]
                 if found is not None and polygon_iou(found.corners(), layer.corners()) >= NUDGE_OVERLAP:
                     nudges[layer] = (old, found)
                 elif overlap >= NUDGED and alike(before, old, table, layer) >= ALIKE:
