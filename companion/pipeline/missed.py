@@ -19,7 +19,7 @@ events, appended: the log keeps what was played before).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import replace
 
 from companion.cards import Card, Suit, deck
@@ -122,11 +122,18 @@ def taken_short(record: GameRecord, seat: int) -> Event | None:
     """The last play of the trick under way, which was taken away one card short: the likeliest
     card the seat to play may have played unseen that leaves the trick to ``seat``, the side the
     next lead came from. None when the trick lacks more than one card, or no card does that."""
+    return short_by(record, lambda play, after: after.to_play == seat)
+
+
+def short_by(record: GameRecord, fits: Callable[[Event, GameState], bool]) -> Event | None:
+    """The last play of the trick under way, which was taken away one card short: the likeliest
+    card the seat to play may have played unseen whose play ``fits`` what was seen next (given the
+    play and the state after it). None when the trick lacks more than one card, or no card fits."""
     state = replay(record)
     if len(state.current) != state.rules.seats - 1:
         return None
     plays = _allowed(record, record.events, state, _likely(playable(state), state.trump_suit))
-    return next((play for play, after in plays if after.to_play == seat), None)
+    return next((play for play, after in plays if fits(play, after)), None)
 
 
 def only_way(record: GameRecord, guesses: Collection[int], most: int = 5) -> bool:

@@ -47,6 +47,7 @@ from companion.pipeline.missed import (
     missed_before,
     only_way,
     playable,
+    short_by,
     taken_short,
     unread,
     won_by,
@@ -292,12 +293,40 @@ class Recogniser:
             self._roles[card.id] = "ignored"
             return []
         seat = self._swap(choice, t)
+        short = [] if seat is not None else self._short_before_swap(card, choice.card, table, t)
+        if short:
+            seat = self._swap(choice, t)
         if seat is None:
             why = choice.doubt or f"{choice.card} at the trump spot: no seat may swap it"
             flagged = replace(choice, doubt=why)
             return [self._event("swap", t, f"unexplained {choice.card} at the trump spot", card, flagged)]
         name = seat_name(self.session.view().state, seat)
-        return [self._event("swap", t, f"{name} swaps {trump} for {choice.card}", card, choice, seat)]
+        return [*short, self._event("swap", t, f"{name} swaps {trump} for {choice.card}", card, choice, seat)]
+
+    def _short_before_swap(
+        self, card: TableCard, swapped: Card, table: TableState, t: float
+    ) -> list[Recognised]:
+        """A swap for ``swapped`` no seat may make while the trick under way lacks its last card,
+        every card of it gone from the table before ``card`` came to the trump spot: that trick was
+        taken away, its last card played unseen, and the swap is the next move of the player who
+        took it (a guess, the likeliest card after which a seat may swap, :func:`short_by`)."""
+        if not self._trick_ids:
+            return []
+        present = {seen.id for seen in table.cards}
+        last_seen = max(self._last_seen.get(i, t) for i in self._trick_ids)
+        if present.intersection(self._trick_ids) or last_seen >= card.still_since:
+            return []
+        view = self.session.view()
+
+        def then_swaps(play: Event, after: GameState) -> bool:
+            return _no_worse(
+                view, (*view.record.events, play, Event("swap", seat=after.to_play, card=swapped))
+            )
+
+        guess = short_by(view.record, then_swaps)
+        if guess is None or guess.card is None or guess.seat is None:
+            return []
+        return self._played_unseen(guess, present, t)
 
     def _face_up_shows(self, table: TableState, face_up: Card, since: float) -> bool:
         """Whether the card taken for the face-up trump card was seen where it lay, as itself, since
@@ -675,7 +704,13 @@ class Recogniser:
             return []
         if not in_turn and present.intersection(self._trick_ids):
             return None
-        name = seat_name(state, guess.seat)
+        return self._played_unseen(guess, present, t)
+
+    def _played_unseen(self, guess: Event, present: set[int], t: float) -> list[Recognised]:
+        """The guessed last play of a trick taken away a card short, applied and told, and the
+        trick done and collected."""
+        assert guess.seat is not None and guess.card is not None
+        name = seat_name(self.session.view().state, guess.seat)
         why = f"{name}'s card was not seen (the trick was taken away without it): a guess"
         self._apply(guess, Choice(guess.card, 0.0, why, ()), t)
         self._guesses[self._last_ref()] = Guess(guess.card, guess.seat)

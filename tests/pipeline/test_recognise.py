@@ -749,6 +749,20 @@ def test_a_trick_taken_away_a_card_short_and_led_from_the_side_not_to_play_had_i
     assert script.kinds()[-4:] == ["play", "trick", "collected", "play"]
 
 
+def test_a_swap_after_a_trick_taken_away_a_card_short_closes_that_trick_first(seen):
+    """The four is taken away with Luis's answer unseen, and the trump card is swapped next: no seat
+    may swap while that trick lacks a card, so it was taken away short (Luis's card a flagged guess,
+    the likeliest after which a seat may swap), and the swap is the move of the player who took it."""
+    script = _lead_then_taken_away(seen, (320.0, 340.0))
+    script.put("trump", TRUMP_AT, "7O").hold(1.5)
+    state = script.state
+    assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("2B"))) and state.valid
+    assert state.face_up == Card.parse("7O") and script.events[-1].seat == 0
+    assert script.kinds()[-4:] == ["play", "trick", "collected", "swap"]
+    (flag,) = script.session.view().flags
+    assert "taken away without it" in flag.reason
+
+
 def test_a_card_that_came_while_the_trick_was_unseen_waits_until_the_trick_is_gone(seen):
     """As a stalled stream shows it: the four vanished with Luis's card and the trick taken away
     unseen, and Ana's lead comes at once. The four still counts as on the table (it may be under a
