@@ -313,8 +313,7 @@ class Recogniser:
         if not self._trick_ids:
             return []
         present = {seen.id for seen in table.cards}
-        last_seen = max(self._last_seen.get(i, t) for i in self._trick_ids)
-        if present.intersection(self._trick_ids) or last_seen >= card.still_since:
+        if present.intersection(self._trick_ids) or self._trick_seen_since(card.still_since, t):
             return []
         view = self.session.view()
 
@@ -324,9 +323,7 @@ class Recogniser:
             )
 
         guess = short_by(view.record, then_swaps)
-        if guess is None or guess.card is None or guess.seat is None:
-            return []
-        return self._played_unseen(guess, present, t)
+        return [] if guess is None else self._played_unseen(guess, present, t)
 
     def _face_up_shows(self, table: TableState, face_up: Card, since: float) -> bool:
         """Whether the card taken for the face-up trump card was seen where it lay, as itself, since
@@ -687,7 +684,7 @@ class Recogniser:
         (it may be under a hand): ``card`` waits."""
         if not self._trick_ids or card.brought_from is None or self._over:
             return []  # every new card in every frame: the cheap tests first
-        if max(self._last_seen.get(i, t) for i in self._trick_ids) >= card.still_since:
+        if self._trick_seen_since(card.still_since, t):
             return []  # a card of the trick seen since: so it had not gone either
         view = self.session.view()
         state = view.state
@@ -705,6 +702,11 @@ class Recogniser:
         if not in_turn and present.intersection(self._trick_ids):
             return None
         return self._played_unseen(guess, present, t)
+
+    def _trick_seen_since(self, since: float, t: float) -> bool:
+        """Whether a card of the trick under way was seen at or after ``since`` (a card with no
+        sighting kept counts as seen at ``t``, now)."""
+        return max(self._last_seen.get(i, t) for i in self._trick_ids) >= since
 
     def _played_unseen(self, guess: Event, present: set[int], t: float) -> list[Recognised]:
         """The guessed last play of a trick taken away a card short, applied and told, and the
