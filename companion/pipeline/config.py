@@ -25,6 +25,7 @@ class TrackConfig:
     switch_sightings: int = 4  # ... this many times in a row means the card was replaced
     reach_s: float = 1.0  # a new card was brought by an arm seen this recently ...
     reach_radius: float = 100.0  # ... whose tip came this close to it
+    clear_radius: float = 20.0  # a place seen bare this close to an unseen card: it was taken away
 
 
 @dataclass(frozen=True)

@@ -185,6 +185,7 @@ class Recogniser:
         self._unexplained: tuple[int, int] | None = None  # (card id, log length) no missed play explained
         self._last_seen: dict[int, float] = {}  # a trick card's id -> when it was last seen
         self._trick_gone_at: float | None = None  # when the table lost the last card of the trick under way
+        self._cleared: set[int] = set()  # the cards seen taken away (their place seen bare)
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -199,6 +200,7 @@ class Recogniser:
                     self._trump_at = card.position
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
+        self._cleared |= table.cleared
         self._last_seen.update(
             (card.id, card.last_seen) for card in table.cards if card.id in self._trick_ids
         )
@@ -721,8 +723,11 @@ class Recogniser:
         return [told, self._trick_done(self.session.view().state, t), *self._collected(present, t)]
 
     def _gone_clear(self, card: TableCard) -> bool:
-        """Whether every card of the trick under way had gone from the table when ``card`` came to
-        rest, and lay clear of it and of each other: taken away, not covered."""
+        """Whether every card of the trick under way was seen taken away (its place seen bare), or
+        had gone from the table when ``card`` came to rest and lay clear of it and of each other:
+        taken away, not covered."""
+        if self._cleared.issuperset(self._trick_ids):
+            return True
         gone = self._trick_gone_at
         if gone is None or gone > card.still_since:
             return False

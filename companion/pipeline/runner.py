@@ -86,7 +86,8 @@ class Pipeline:
             self.on_frame(frame, readings)
         on_table = [replace(r, corners=self.table.to_table(r.corners)) for r in readings]
         reaches = [self._reach_on_table(reach) for reach in sight.reaches]
-        events = self.recogniser.update(self.tracker.update(on_table, t, reaches))
+        cleared = self._places_on_table(sight.cleared)
+        events = self.recogniser.update(self.tracker.update(on_table, t, reaches, cleared))
         for event in events:
             self.tracker.forget(event.ids)
             if self._first_told(event):
@@ -102,6 +103,11 @@ class Pipeline:
         if event.kind != "trick" or event.trick is None or self.evidence_dir is None:
             return False
         return event.trick not in self.session.view().evidence
+
+    def _places_on_table(self, places: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
+        if not places:
+            return []
+        return [(float(x), float(y)) for x, y in self.table.to_table(np.array(places, np.float64))]
 
     def _reach_on_table(self, reach: Reach) -> Reach:
         edge, tip = self.table.to_table(np.array([reach.edge, reach.tip], dtype=np.float64))

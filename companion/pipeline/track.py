@@ -71,6 +71,7 @@ class TableState:
 
     t: float
     cards: tuple[TableCard, ...] = ()
+    cleared: frozenset[int] = frozenset()  # the cards seen taken away now: their place seen bare
 
     def placed(self) -> tuple[TableCard, ...]:
         return tuple(card for card in self.cards if card.placed)
@@ -188,8 +189,8 @@ def _overlapped(reading: Reading, readings: Sequence[Reading]) -> bool:
 
 
 class Tracker:
-    """Stateful stage: ``update(readings, t, reaches) -> TableState``; readings and the arms reaching
-    in, in table coordinates."""
+    """Stateful stage: ``update(readings, t, reaches, cleared) -> TableState``; readings, the arms
+    reaching in and the places seen bare, in table coordinates."""
 
     def __init__(self, config: TrackConfig | None = None) -> None:
         self.config = config or TrackConfig()
@@ -198,7 +199,13 @@ class Tracker:
         self._reaches: list[tuple[float, Reach]] = []
         self._next_id = 1
 
-    def update(self, readings: Sequence[Reading], t: float, reaches: Sequence[Reach] = ()) -> TableState:
+    def update(
+        self,
+        readings: Sequence[Reading],
+        t: float,
+        reaches: Sequence[Reach] = (),
+        cleared: Sequence[tuple[float, float]] = (),
+    ) -> TableState:
         config = self.config
         recent = [(seen, reach) for seen, reach in self._reaches if t - seen <= config.reach_s]
         self._reaches = recent + [(t, reach) for reach in reaches]
@@ -213,7 +220,20 @@ class Tracker:
             self._tracks.remove(track)
             self._lost.append(track)
         self._lost = [tr for tr in self._lost if t - tr.last_seen <= config.revive_s]
-        return TableState(t=t, cards=tuple(track.snapshot() for track in self._tracks))
+        taken = self._taken_from(cleared, t)
+        return TableState(t=t, cards=tuple(track.snapshot() for track in self._tracks), cleared=taken)
+
+    def _taken_from(self, places: Sequence[tuple[float, float]], t: float) -> frozenset[int]:
+        """The placed cards, not seen now, that lay nearest each of ``places`` (seen bare), within
+        ``clear_radius``: taken away."""
+        unseen = [track for track in self._tracks + self._lost if track.placed and track.last_seen < t]
+        taken = set()
+        for place in places:
+            near = [(float(np.linalg.norm(track.position - place)), track.id) for track in unseen]
+            distance, card = min(near, default=(math.inf, 0))
+            if distance <= self.config.clear_radius:
+                taken.add(card)
+        return frozenset(taken)
 
     def forget(self, ids: Collection[int]) -> None:
         """Cards taken away for good (a collected trick): a card put there later is a new card."""

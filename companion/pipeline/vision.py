@@ -311,6 +311,6 @@ def make_see(
         piled = [on_piles(reading, profile, zones) for reading in proposed] if found else []
         both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure, lying, piled)
         boxes = on_change(off_piles(both[len(proposed) :], lying), proposer.differs, profile, zones)
-        return Sight((*both[: len(proposed)], *boxes), changes.reaches)
+        return Sight((*both[: len(proposed)], *boxes), changes.reaches, changes.cleared)
 
     return Vision(see, source, lazy)

@@ -112,6 +112,12 @@ NUDGE_OVERLAP = 0.4
 #: where it lay too, and its crop cut off one end of the card (a seven of cups so cut was read as
 #: the nine at 0.98).
 NUDGE_REACH, NUDGE_TURNS, NUDGE_GAIN = 0.3, (-6.0, -3.0, 0.0, 3.0, 6.0), 0.05
+#: A card known to lie there, no longer there at a still moment, was seen taken away (its place
+#: seen bare) where at least this share of it lies clear of the cards that came since ...
+CLEAR_SHARE = 0.3
+#: ... and less than this share of that part differs from the empty table: bare cloth. A card there
+#: differs over :data:`PRESENT_SHARE` of it or more, a white card on white checks too.
+BARE_SHARE = 0.1
 #: Pixels around a card lying still taken in with it (its shadow and edge).
 CARD_MARGIN = 3
 #: What changed between two still moments and no card found there explains, in a piece (where no
@@ -207,6 +213,7 @@ class PileLayers:
         self.layers: list[Layer] = []
         self.lying: list[Layer] = []  # every card found lying at the last still moment
         self.arrived: list[Layer] = []  # the layers found in this frame, the table having just settled
+        self.cleared: list[Layer] = []  # the cards seen taken away in this frame, their place bare
         self._whole_for: list[tuple[Layer, int]] = []  # cards seen whole now, and for how many frames
         self._recent: deque[np.ndarray] = deque(maxlen=SETTLE_FRAMES)  # the last frames, latest last
         self._seen_still: deque[Sequence[Layer]] = deque(maxlen=SETTLE_FRAMES)  # by other means, while still
@@ -234,10 +241,10 @@ class PileLayers:
             self._seen_still.append(seen)
         else:
             self._seen_still.clear()
-        self.arrived = []
+        self.arrived, self.cleared = [], []
         if self._still_frames == SETTLE_FRAMES:
             self._settle(table, changed, whole, self._seen_lately())
-        self._watch_whole(table, whole)
+        self._watch_whole(table, changed, whole)
 
     def _seen_lately(self) -> list[Layer]:
         """The cards seen by other means in the frames the table has lain still, the latest first: a
@@ -331,7 +338,9 @@ class PileLayers:
         (:meth:`_left_explained`); the cards whose place changed otherwise, or where nothing lies,
         are forgotten, and the layers they mostly cover no longer proposed; the cards seen ``whole``
         are remembered. New cards are kept from the one underneath to the one on top; one lying where
-        a card was known and looking like it (:data:`NUDGED`) is that card, moved, and has not arrived."""
+        a card was known and looking like it (:data:`NUDGED`) is that card, moved, and has not arrived.
+        A card known to lie there whose place, clear of the new cards, is bare cloth was taken away
+        (:func:`_bare`)."""
         difference = self._since_settled(table)
         before, self._settled = self._settled, table
 
@@ -369,6 +378,11 @@ class PileLayers:
         inside = self._inside([card.center for card in whole])
         piled = [card for card, piles in zip(whole, inside, strict=True) if piles]
         apart = [piled[i] for i in far_from([card.center for card in piled], known, self._same)]
+        self.cleared = [
+            layer
+            for layer in self.lying
+            if layer not in stayed and layer not in replaced and _bare(changed, under_new, layer)
+        ]
         self.lying = stayed + new + apart
         self.arrived = [layer for layer in new if layer not in straightened]
 
@@ -470,13 +484,14 @@ class PileLayers:
                 found.append(takers[0])
         return found
 
-    def _watch_whole(self, table: np.ndarray, whole: Sequence[Layer]) -> None:
+    def _watch_whole(self, table: np.ndarray, changed: np.ndarray, whole: Sequence[Layer]) -> None:
         """A card seen whole at one place, where piles lie, for ``SETTLE_FRAMES`` frames lies there,
         though the table around it still moves (the next player reaching in already): it is
         remembered as lying, seen arriving, and taken into the last still moment, so that a card
         tossed onto it before the table lies still is told from it. A card known to lie under it
         (its outline shows whole, so nothing lies under it) was that card: it was moved, and has
-        not arrived."""
+        not arrived; or, where its place clear of the card seen whole is bare cloth (``changed``, the
+        frame's difference from the empty table, :func:`_bare`), it was taken away."""
         before = self._whole_for
         self._recent.append(table)
         piled = [
@@ -500,6 +515,7 @@ class PileLayers:
             self._settled[region] = seen[region]
             outline = card.corners().astype(np.float32)
             moved = [old for old in self.lying if cv2.pointPolygonTest(outline, old.center, False) >= 0]
+            self.cleared += [old for old in moved if _bare(changed, outline_mask, old)]
             self.lying = [layer for layer in self.lying if layer not in moved] + [card]
             if not moved:  # a card known to lie under a card seen whole was that card, moved
                 self.arrived.append(card)
@@ -568,6 +584,14 @@ def alike(first_picture: np.ndarray, first: Layer, second_picture: np.ndarray, s
         return -1.0
     turned = inner[::-1, ::-1]
     return max(float(cv2.matchTemplate(around, look, cv2.TM_CCOEFF_NORMED).max()) for look in (inner, turned))
+
+
+def _bare(changed: np.ndarray, covered: np.ndarray, card: Layer) -> bool:
+    """Whether the place of ``card`` shows bare cloth: :data:`CLEAR_SHARE` of it lies clear of
+    ``covered`` (the cards that came since), and less than :data:`BARE_SHARE` of that part differs
+    from the empty table (``changed``)."""
+    clear = 1.0 - share_inside(covered, card.corners())
+    return clear >= CLEAR_SHARE and share_inside(changed & ~covered, card.corners()) < BARE_SHARE * clear
 
 
 def _upright(picture: np.ndarray, card: Layer, grow: float) -> np.ndarray:

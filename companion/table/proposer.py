@@ -239,7 +239,10 @@ class ChangeProposer:
         whole.extend(self._beside_things(arms, mask))
         boxes = self._with_layers(table, mask, whole, rows, pieced, arms, [self._on_table(c) for c in seen])
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
-        return Sight(tuple(self._reading(box, hsv) for box in boxes), tuple(reaches))
+        assert self._pile is not None  # started by changed()
+        cleared = self._to_image(np.array([layer.center for layer in self._pile.cleared], np.float64))
+        readings = tuple(self._reading(box, hsv) for box in boxes)
+        return Sight(readings, tuple(reaches), tuple((float(x), float(y)) for x, y in cleared))
 
     def differs(self, corners: np.ndarray) -> float:
         """The share of a card's quad (``corners``, image px) that differed from the empty table in
@@ -254,8 +257,13 @@ class ChangeProposer:
         if self._pile is None or not self._pile.lying:
             return np.empty((0, 4, 2), np.float64)
         corners = np.array([layer.corners() for layer in self._pile.lying], np.float64)
-        image = self.profile.to_image(corners.reshape(-1, 2) / self.config.px_per_mm)
-        return np.asarray(image).reshape(-1, 4, 2)
+        return self._to_image(corners.reshape(-1, 2)).reshape(-1, 4, 2)
+
+    def _to_image(self, points: np.ndarray) -> np.ndarray:
+        """Rectified table px (N x 2) -> image px (N x 2)."""
+        if not len(points):
+            return np.empty((0, 2), np.float64)
+        return np.asarray(self.profile.to_image(points / self.config.px_per_mm))
 
     def _with_layers(
         self,

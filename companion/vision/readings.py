@@ -76,10 +76,12 @@ class Reach:
 
 @dataclass(frozen=True)
 class Sight:
-    """Everything vision saw in one frame: the cards, and the arms reaching onto the table."""
+    """Everything vision saw in one frame: the cards, the arms reaching onto the table, and where
+    cards were seen taken away (their centres, image pixels: their place seen bare)."""
 
     readings: tuple[Reading, ...]
     reaches: tuple[Reach, ...] = ()
+    cleared: tuple[tuple[float, float], ...] = ()
 
 
 def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:

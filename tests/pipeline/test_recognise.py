@@ -61,6 +61,7 @@ class Script:
         self.pipeline = Pipeline(lambda frame: frame.sight, table, self.session, evidence_dir=evidence_dir)
         self.lying: dict[str, object] = {}
         self.arms: tuple[Reach, ...] = ()
+        self.cleared: tuple[tuple[float, float], ...] = ()
         self.t = 0.0
         self.events = []
 
@@ -74,6 +75,11 @@ class Script:
         self.arms = () if seat is None else (Reach(edges[seat], tip),)
         return self
 
+    def bare(self, *places: tuple[float, float]) -> Script:
+        """Vision sees the table bare at ``places`` in the next frame held: cards were taken away."""
+        self.cleared = places
+        return self
+
     def take(self, *names: str) -> Script:
         for name in names:
             del self.lying[name]
@@ -82,7 +88,8 @@ class Script:
     def hold(self, seconds: float, hidden: tuple[str, ...] = ()) -> Script:
         for _ in range(round(seconds * FPS)):
             readings = tuple(r for name, r in self.lying.items() if name not in hidden)
-            self.events += self.pipeline.step(self.t, Frame.of(Sight(readings, self.arms)))
+            self.events += self.pipeline.step(self.t, Frame.of(Sight(readings, self.arms, self.cleared)))
+            self.cleared = ()
             self.t += 1 / FPS
         return self
 
@@ -793,6 +800,18 @@ def test_a_card_tossed_where_the_trick_card_lay_answers_it(seen):
     _tossed(script, 1, "d", "7B", (325.0, 320.0))
     assert script.state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("7B")))
     assert script.session.view().flags == ()
+
+
+def test_a_card_tossed_near_where_the_trick_card_lay_seen_bare_leads_the_next_trick(seen):
+    """Luis, to play, tosses his card near where Ana's four lay, but the four's place was seen bare
+    first: it was taken away, not covered. Luis won the trick with a card the camera missed."""
+    script = _lead_then_taken_away(seen, (320.0, 340.0), then=0.5)
+    script.bare((321.0, 338.0)).hold(0.5)
+    _tossed(script, 1, "d", "7B", (325.0, 320.0))
+    state = script.state
+    assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("5E"))) and state.valid
+    assert state.current == ((1, Card.parse("7B")),)
+    assert "taken away without it" in script.session.view().flags[0].reason
 
 
 def test_a_card_that_landed_before_the_trick_was_gone_answers_it(seen):

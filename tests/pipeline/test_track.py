@@ -309,3 +309,16 @@ def test_cards_read_as_likely_as_each_other_keep_the_order_they_were_listed_in_e
         for seed in range(1, 7)
     ]
     assert runs == ["['7C', '7O', '6O', '1B']\n"] * 6
+
+
+def test_a_place_seen_bare_tells_which_unseen_card_was_taken_away(seen):
+    """Two cards lie there; one is no longer seen and its place is seen bare: that card was taken
+    away. A place seen bare beside a card still seen, or far from any card, tells of none."""
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(100, 100, "7O"), seen(300, 100, "1C")]] * 6)
+    taken = min(state.placed(), key=lambda card: card.position[0])
+    feed(tracker, [[seen(300, 100, "1C")]] * 2, start=0.6)
+    bare = [(104.0, 97.0), (296.0, 100.0), (200.0, 100.0)]
+    state = tracker.update([seen(300, 100, "1C")], 0.8, cleared=bare)
+    assert state.cleared == {taken.id}
+    assert tracker.update([seen(300, 100, "1C")], 0.9).cleared == frozenset()

@@ -506,6 +506,39 @@ def test_a_card_nudged_while_an_arm_moves_is_known_at_its_new_place_and_not_seen
     assert iou(corners, card) > 0.9
 
 
+def _cleared_over(proposer: ChangeProposer, frames: list[np.ndarray]) -> list[tuple[float, float]]:
+    """Show ``frames`` to ``proposer`` in order; the places it saw bare in any of them."""
+    return [place for frame in frames for place in proposer.look(frame).cleared]
+
+
+def test_a_card_taken_away_is_told_where_its_place_was_seen_bare() -> None:
+    """Taken away, the cards' places show the cloth once the table lies still: each told once, where
+    it lay (image px). A card lying still, or half covered by the next card, is not."""
+    profile, empty = _square_table()
+    laid = empty.copy()
+    _card(laid, (440, 450), 30, (40, 40, 180))
+    covered = laid.copy()
+    _card(covered, (440, 400), 0, (170, 60, 30))  # half over it: the rest of it shows
+    proposer = ChangeProposer(profile, empty)
+    assert _cleared_over(proposer, [empty] * 4 + [laid] * 5 + [covered] * 5) == []
+    places = sorted(_cleared_over(proposer, [empty] * 6), key=lambda place: place[1])
+    assert np.allclose(places, [(440, 400), (440, 450)], atol=3)
+
+
+def test_a_card_taken_away_while_the_next_is_laid_over_half_its_place_is_told_taken_away() -> None:
+    """The trick taken away and the next card laid half over where it lay, an arm still moving: the
+    new card seen whole there is no card moved, for the rest of the old card's place is bare."""
+    profile, empty = _square_table()
+    laid = empty.copy()
+    _card(laid, (440, 450), 0, (40, 40, 180))
+    led = empty.copy()
+    _card(led, (440, 405), 0, (170, 60, 30))
+    proposer = ChangeProposer(profile, empty)
+    assert _cleared_over(proposer, [empty] * 4 + [laid] * 5) == []
+    (place,) = _cleared_over(proposer, [_reaching(led, i) for i in range(5)])
+    assert np.hypot(place[0] - 440, place[1] - 450) < 3
+
+
 def _figure_card(frame: np.ndarray, centre: tuple[float, float], angle: float) -> np.ndarray:
     """Draw a card (1 px per mm) at ``angle`` whose picture is 8 mm blocks of random colour, like a
     court card's figure; its corners."""
