@@ -226,6 +226,8 @@ class Tracker:
     def _taken_from(self, places: Sequence[tuple[float, float]], t: float) -> frozenset[int]:
         """The placed cards, not seen now, that lay nearest each of ``places`` (seen bare), within
         ``clear_radius``: taken away."""
+        if not places:
+            return frozenset()  # every frame: the cheap test first
         unseen = [track for track in self._tracks + self._lost if track.placed and track.last_seen < t]
         taken = set()
         for place in places:
