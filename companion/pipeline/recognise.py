@@ -185,7 +185,7 @@ class Recogniser:
         self._unexplained: tuple[int, int] | None = None  # (card id, log length) no missed play explained
         self._last_seen: dict[int, float] = {}  # a trick card's id -> when it was last seen
         self._trick_gone_at: float | None = None  # when the table lost the last card of the trick under way
-        self._cleared: set[int] = set()  # the cards seen taken away (their place seen bare)
+        self._cleared: set[int] = set()  # trick cards seen taken away (their place seen bare)
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -200,7 +200,7 @@ class Recogniser:
                     self._trump_at = card.position
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
-        self._cleared |= table.cleared
+        self._cleared |= table.cleared.intersection(self._trick_ids)
         self._last_seen.update(
             (card.id, card.last_seen) for card in table.cards if card.id in self._trick_ids
         )
@@ -947,7 +947,7 @@ class Recogniser:
         self.session.new_game(replace(setup, first=(setup.first + 1) % len(setup.players)))
         self._roles = {card_id: "ignored" for card_id in self._roles}
         self._uncollected, self._trick_ids, self._plays, self._over = [], [], {}, False
-        self._guesses, self._last_seen = {}, {}
+        self._guesses, self._last_seen, self._cleared = {}, {}, set()
         self._trump_at = None
         self.game += 1
 
