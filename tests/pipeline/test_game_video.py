@@ -329,3 +329,50 @@ def test_a_stalled_stream_repeats_the_frame_before_over_each_stalled_play_and_no
     assert all(np.array_equal(frames[0][i], frames[2][i]) for i in moving)
     with pytest.raises(MalformedInput, match="a game of 8 plays has room for 3"):
         GameFilm(record, "fournier-1878", 8, VideoSpec(stalls=4))
+
+
+def test_a_suite_renders_each_game_it_lists_into_its_own_folder_once(tmp_path, capsys):
+    from companion.cli import main
+    from companion.engine import load_record
+
+    suite = tmp_path / "suite.txt"
+    suite.write_text(
+        "# two short games\n"
+        "7 --size 640x480 --tricks 1\n"
+        "\n"
+        "8 --rules brisca-4 --deck napoletane --placement loose --size 640x480 --tricks 1  # loose\n"
+    )
+    out = tmp_path / "games"
+    assert main(["dataset", "game-suite", str(suite), "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["7", "8"]
+    for seed, rules, placement in ((7, "brisca-2", "apart"), (8, "brisca-4", "loose")):
+        timeline = json.loads((out / str(seed) / "timeline.json").read_text())
+        assert (timeline["seed"], timeline["size"], timeline["placement"]) == (seed, [640, 480], placement)
+        record = load_record(out / str(seed) / "record.json")
+        assert record.rules.name == rules and len(replay(record).tricks) == 1
+    assert "rendered 2 games, 0 were there already" in capsys.readouterr().out
+    stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    assert main(["dataset", "game-suite", str(suite), "--out", str(out)]) == 0
+    assert "rendered 0 games, 2 were there already" in capsys.readouterr().out
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == stamps
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("x --rules brisca-2", "line 2: a line starts with the game's seed, not 'x'"),
+        ("9 --stalls many", "line 2: argument --stalls: invalid int value: 'many'"),
+        ("9 --rulez brisca-2", "line 2: unrecognized arguments: --rulez brisca-2"),
+        ("9 --rules brisca-6 --deck napoletane", "line 2: deck 'napoletane' has 40 cards"),
+        ("9 --tilt 80", "line 2: camera tilt 80.0 degrees"),
+        ("7 --placement loose", "a seed is listed twice"),
+    ],
+)
+def test_a_bad_line_in_a_suite_is_named_before_any_game_is_rendered(tmp_path, capsys, line, says):
+    from companion.cli import main
+
+    suite = tmp_path / "suite.txt"
+    suite.write_text(f"7 --tricks 1\n{line}\n")
+    assert main(["dataset", "game-suite", str(suite), "--out", str(tmp_path / "games")]) == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "games").exists()
