@@ -215,7 +215,7 @@ class Recogniser:
                 out += self._at_trump_spot(card, table) or []
             elif in_play(self.zones, card.position, self.config.play_margin):
                 out += self._missed_before_last(card, table.t)
-                taken = self._taken_short(card, present, table.t)  # where no missed play explains it
+                taken = self._taken_short(card, table)  # where no missed play explains it
                 if taken is None:  # a card of the trick, unseen since it came, may be gone: wait
                     break
                 out += taken
@@ -278,6 +278,9 @@ class Recogniser:
             self._roles[card.id] = "ignored"
             return []
         trump = state.face_up
+        freed = self._guess_at_spot(card, trump, t)
+        if freed:  # the swap is taken in the next frame, its card no longer a missed play's
+            return freed
         swaps = swap_cards(state, trump)
         if _mass(card, {trump, *swaps}) < self.config.spot_mass:  # the stock, a shadow: not the trump card
             self._roles[card.id] = "ignored"
@@ -304,6 +307,20 @@ class Recogniser:
             return [self._event("swap", t, f"unexplained {choice.card} at the trump spot", card, flagged)]
         name = seat_name(self.session.view().state, seat)
         return [*short, self._event("swap", t, f"{name} swaps {trump} for {choice.card}", card, choice, seat)]
+
+    def _guess_at_spot(self, card: TableCard, face_up: Card, t: float) -> list[Recognised]:
+        """A card at the trump spot, surely read as a card guessed for a missed play that may take
+        the place of ``face_up`` under the stock, was swapped for it: that play was another card,
+        the likeliest that leaves every trick's winner as it was (:func:`guess_freed`)."""
+        guessed = {guess.card for guess in self._guesses.values()}.intersection(takers_of(face_up))
+        if card.card not in guessed or card.confidence < self.config.sure:
+            return []
+        ref = next(ref for ref, guess in self._guesses.items() if guess.card == card.card)
+        view = self.session.view()
+        amend = guess_freed(view.record, ref, card.card)
+        if amend is None or not _no_worse(view, (*view.record.events, amend)):
+            return []
+        return [self._reguess(amend, f"not the {card.card}, which lies at the trump spot now", t)]
 
     def _short_before_swap(
         self, card: TableCard, swapped: Card, table: TableState, t: float
@@ -673,7 +690,7 @@ class Recogniser:
         self._unexplained = tried  # not asked again while the card waits and nothing is played
         return []
 
-    def _taken_short(self, card: TableCard, present: set[int], t: float) -> list[Recognised] | None:
+    def _taken_short(self, card: TableCard, table: TableState) -> list[Recognised] | None:
         """The trick under way, one card short, was taken away whole, its last card played unseen,
         and ``card``, surely read, leads the next: the trump card under the stock stayed in view
         (unless the draw after this trick takes it), and either ``card`` came from the side of a seat
@@ -683,27 +700,46 @@ class Recogniser:
         hidden under a card tossed over it). The missed card is a guess (:func:`taken_short`): the
         likeliest that leaves the trick to the side ``card`` came from. None while a card of the
         trick, unseen since ``card`` came from a side not to play, is not yet gone for the tracker
-        (it may be under a hand): ``card`` waits."""
+        (it may be under a hand), or while the cards of the trick, unseen since ``card`` came from
+        the side to play, lay clear of it and are not yet seen taken away nor gone
+        (:meth:`_unseen_beside`): ``card`` waits."""
         if not self._trick_ids or card.brought_from is None or self._over:
             return []  # every new card in every frame: the cheap tests first
+        present, t = {seen.id for seen in table.cards}, table.t
         if self._trick_seen_since(card.still_since, t):
             return []  # a card of the trick seen since: so it had not gone either
         view = self.session.view()
         state = view.state
         last_draw = state.stock <= state.rules.seats  # the trump card goes with the draw after this trick
-        trump_seen = last_draw or any(self._roles.get(i) == "trump" for i in present)
+        trump_seen = last_draw or any(self._at_the_stock(seen) for seen in table.cards)
         if card.confidence < self.config.sure or card.card not in self._allowed(state) or not trump_seen:
             return []
         side = self.zones.nearest_seat(card.brought_from)
         in_turn = side == state.to_play
-        if in_turn and not self._gone_clear(card):
-            return []
+        if in_turn and not self._gone_clear(card, present):
+            return None if present.intersection(self._trick_ids) and self._unseen_beside(card) else []
         guess = taken_short(view.record, side)
         if guess is None or guess.card is None or guess.seat is None:
             return []
         if not in_turn and present.intersection(self._trick_ids):
             return None
         return self._played_unseen(guess, present, t)
+
+    def _at_the_stock(self, card: TableCard) -> bool:
+        """Whether ``card`` is the trump card under the stock, or lies where it lies (the card seen
+        there may be one the rules no longer expect there: a swap taken for a missed play)."""
+        if self._roles.get(card.id) == "trump":
+            return True
+        return self._trump_at is not None and bool(
+            np.hypot(*np.subtract(card.position, self._trump_at)) <= self.config.trump_reach
+        )
+
+    def _unseen_beside(self, card: TableCard) -> bool:
+        """Whether every card of the trick under way, none seen since ``card`` came to rest, lay
+        beyond its half length from it: not under it, so taken away or under a hand. ``card`` waits
+        while they are so, until the table shows their places bare or the tracker drops them."""
+        spots = [self._plays[i].at for i in self._trick_ids]
+        return all(np.hypot(*np.subtract(spot, card.position)) > max(CARD_MM) / 2 for spot in spots)
 
     def _trick_seen_since(self, since: float, t: float) -> bool:
         """Whether a card of the trick under way was seen at or after ``since`` (a card with no
@@ -722,11 +758,12 @@ class Recogniser:
         told = Recognised("play", t, text, seat=guess.seat, card=guess.card, doubt=why, game=self.game)
         return [told, self._trick_done(self.session.view().state, t), *self._collected(present, t)]
 
-    def _gone_clear(self, card: TableCard) -> bool:
-        """Whether every card of the trick under way was seen taken away (its place seen bare), or
-        had gone from the table when ``card`` came to rest and lay clear of it and of each other:
-        taken away, not covered."""
-        if self._cleared.issuperset(self._trick_ids):
+    def _gone_clear(self, card: TableCard, present: set[int]) -> bool:
+        """Whether the cards of the trick under way were seen taken away (their places seen bare),
+        but for those gone from the table before (hidden under them), or had gone from the table
+        when ``card`` came to rest and lay clear of it and of each other: taken away, not covered."""
+        cleared = self._cleared.intersection(self._trick_ids)
+        if cleared and not present.intersection(set(self._trick_ids) - cleared):
             return True
         gone = self._trick_gone_at
         if gone is None or gone > card.still_since:

@@ -113,7 +113,7 @@ NUDGE_OVERLAP = 0.4
 #: the nine at 0.98).
 NUDGE_REACH, NUDGE_TURNS, NUDGE_GAIN = 0.3, (-6.0, -3.0, 0.0, 3.0, 6.0), 0.05
 #: A card known to lie there, no longer there at a still moment, was seen taken away (its place
-#: seen bare) where at least this share of it lies clear of the cards that came since ...
+#: seen bare) where at least this share of it lies clear of the cards lying then ...
 CLEAR_SHARE = 0.3
 #: ... and less than this share of that part differs from the empty table: bare cloth. A card there
 #: differs over :data:`PRESENT_SHARE` of it or more, a white card on white checks too.
@@ -339,8 +339,8 @@ class PileLayers:
         are forgotten, and the layers they mostly cover no longer proposed; the cards seen ``whole``
         are remembered. New cards are kept from the one underneath to the one on top; one lying where
         a card was known and looking like it (:data:`NUDGED`) is that card, moved, and has not arrived.
-        A card known to lie there whose place, clear of the new cards, is bare cloth was taken away
-        (:func:`_bare`)."""
+        A card known to lie there whose place, clear of the cards lying now (the new ones, and those
+        seen whole while an arm still moved), is bare cloth was taken away (:func:`_bare`)."""
         difference = self._since_settled(table)
         before, self._settled = self._settled, table
 
@@ -378,12 +378,14 @@ class PileLayers:
         inside = self._inside([card.center for card in whole])
         piled = [card for card, piles in zip(whole, inside, strict=True) if piles]
         apart = [piled[i] for i in far_from([card.center for card in piled], known, self._same)]
+        lying = stayed + new + apart
+        covered = _filled(difference.shape, [layer.corners() for layer in lying])
         self.cleared = [
             layer
             for layer in self.lying
-            if layer not in stayed and layer not in replaced and _bare(changed, under_new, layer)
+            if layer not in stayed and layer not in replaced and _bare(changed, covered, layer)
         ]
-        self.lying = stayed + new + apart
+        self.lying = lying
         self.arrived = [layer for layer in new if layer not in straightened]
 
     def _nudges(
@@ -588,7 +590,7 @@ def alike(first_picture: np.ndarray, first: Layer, second_picture: np.ndarray, s
 
 def _bare(changed: np.ndarray, covered: np.ndarray, card: Layer) -> bool:
     """Whether the place of ``card`` shows bare cloth: :data:`CLEAR_SHARE` of it lies clear of
-    ``covered`` (the cards that came since), and less than :data:`BARE_SHARE` of that part differs
+    ``covered`` (the cards lying there now), and less than :data:`BARE_SHARE` of that part differs
     from the empty table (``changed``)."""
     clear = 1.0 - share_inside(covered, card.corners())
     return clear >= CLEAR_SHARE and share_inside(changed & ~covered, card.corners()) < BARE_SHARE * clear

@@ -756,6 +756,21 @@ def test_a_trick_taken_away_a_card_short_and_led_from_the_side_not_to_play_had_i
     assert script.kinds()[-4:] == ["play", "trick", "collected", "play"]
 
 
+def test_a_trick_taken_away_a_card_short_is_told_while_the_trump_spot_shows_a_card_read_otherwise(seen):
+    """The same, but the card at the trump spot, seen anew after a hand lay over it a while, reads
+    as a card the rules do not expect there: a card lies under the stock still, so the cards of the
+    trick went with a hand, not with the light."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "5C", (320.0, 300.0)).take("a", "b").hold(2)
+    script.take("trump").hold(6).put("trump", TRUMP_AT, "12E").hold(1)
+    _tossed(script, 0, "c", "4E", (320.0, 340.0)).take("c").hold(2)
+    _tossed(script, 0, "d", "7B", (320.0, 345.0))
+    state = script.state
+    assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("2B"))) and state.valid
+    assert state.current == ((0, Card.parse("7B")),)
+
+
 def test_a_swap_after_a_trick_taken_away_a_card_short_closes_that_trick_first(seen):
     """The four is taken away with Luis's answer unseen, and the trump card is swapped next: no seat
     may swap while that trick lacks a card, so it was taken away short (Luis's card a flagged guess,
@@ -812,6 +827,67 @@ def test_a_card_tossed_near_where_the_trick_card_lay_seen_bare_leads_the_next_tr
     assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("5E"))) and state.valid
     assert state.current == ((1, Card.parse("7B")),)
     assert "taken away without it" in script.session.view().flags[0].reason
+
+
+def test_a_card_tossed_beside_where_the_trick_card_lay_waits_for_its_place_to_be_seen_bare(seen):
+    """Luis, to play, tosses his card beside where Ana's four lay, just after the four went unseen;
+    the four's place is seen bare only once his card lies still. His card, clear of that place,
+    waits for it: the four was taken away, and Luis won the trick with a card the camera missed."""
+    script = _lead_then_taken_away(seen, (320.0, 340.0), then=0.0)
+    script.reach(1, (325.0, 280.0)).hold(0.3).put("d", (325.0, 280.0), "7B").hold(0.2).reach(None).hold(0.4)
+    assert len(script.state.tricks) == 1 and script.state.current == ((0, Card.parse("4E")),)
+    script.bare((321.0, 338.0)).hold(1.5)
+    state = script.state
+    assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("5E"))) and state.valid
+    assert state.current == ((1, Card.parse("7B")),)
+    assert "taken away without it" in script.session.view().flags[0].reason
+
+
+def test_a_card_tossed_beside_where_the_trick_card_lay_answers_it_when_its_place_is_not_seen_bare(seen):
+    """The same, but the four's place never shows bare (a hand lies over it): once the four is gone
+    for the tracker, Luis's card answers it, as the rules expect."""
+    script = _lead_then_taken_away(seen, (320.0, 340.0), then=0.2)
+    _tossed(script, 1, "d", "7B", (325.0, 280.0))
+    state = script.state
+    assert state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("7B"))) and state.valid
+    assert script.session.view().flags == ()
+
+
+def test_a_trick_seen_taken_away_but_for_a_card_long_hidden_under_it_leads_from_its_winner(seen):
+    """Four players. Luis's card lands on Ana's lead and hides it until the tracker forgets it; Eva's
+    lies beside. Pau's card goes unseen and he takes the trick away: the places of Luis's and Eva's
+    cards are seen bare, and Pau leads near where the trick lay. The trick was taken away with Ana's
+    card under Luis's: Pau won it with a card the camera missed, and his card leads the next."""
+    script = _four(seen)
+    _tossed(script, 0, "a", "4E", (320.0, 330.0))
+    script.reach(1, (322.0, 326.0)).hold(0.3).take("a").put("b", (322.0, 326.0), "6E").hold(0.2)
+    script.reach(None).hold(1.5)
+    _tossed(script, 2, "c", "5E", (320.0, 260.0)).hold(5.0)
+    script.take("b", "c").hold(0.3).bare((322.0, 326.0), (320.0, 260.0)).hold(0.3)
+    _tossed(script, 3, "d", "7B", (300.0, 300.0))
+    state = script.state
+    assert [seat for seat, _ in state.tricks[0].plays] == [0, 1, 2, 3] and state.tricks[0].winner == 3
+    assert state.current == ((3, Card.parse("7B")),) and state.valid
+    assert "taken away without it" in script.session.view().flags[0].reason
+
+
+def test_a_swap_with_the_card_guessed_for_a_missed_play_changes_the_guess(seen):
+    """Ana leads the six of coins (trumps) and Luis's card goes unseen: he leads next, so he won,
+    and his card is guessed as the seven of coins. After the next trick the seven shows at the
+    trump spot: Luis swapped it for the three, so his missed card was another trump."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "5C", (320.0, 300.0)).take("a", "b").hold(2)
+    _tossed(script, 0, "c", "6O", (320.0, 340.0)).take("c").hold(2)
+    _tossed(script, 1, "d", "4B", (320.0, 230.0))
+    assert script.state.tricks[1].plays[1] == (1, Card.parse("7O"))
+    _tossed(script, 0, "e", "2B", (320.0, 330.0)).take("d", "e").hold(2)
+    script.put("trump", TRUMP_AT, "7O").hold(1.5)
+    state = script.state
+    assert state.tricks[1].plays[1][1] not in (Card.parse("7O"), Card.parse("3O"))
+    assert state.tricks[1].winner == 1 and state.valid
+    assert state.face_up == Card.parse("7O") and script.events[-1].kind == "swap"
+    assert script.events[-1].seat == 1 and script.events[-2].kind == "amend"
 
 
 def test_a_card_that_landed_before_the_trick_was_gone_answers_it(seen):

@@ -539,6 +539,22 @@ def test_a_card_taken_away_while_the_next_is_laid_over_half_its_place_is_told_ta
     assert np.hypot(place[0] - 440, place[1] - 450) < 3
 
 
+def test_a_card_taken_away_beside_where_the_next_was_seen_lying_is_told_taken_away_once_still() -> None:
+    """The trick taken away and the next card laid over a quarter of where it lay, seen whole while
+    an arm still moved: once the table lies still, the rest of the old card's place, clear of the
+    card lying now, is bare, so the old card was taken away (not hidden by the new one)."""
+    profile, empty = _square_table()
+    laid = empty.copy()
+    _card(laid, (440, 450), 0, (40, 40, 180))
+    led = empty.copy()
+    _card(led, (470, 400), 0, (170, 60, 30))  # its outline stops short of the old card's centre
+    proposer = ChangeProposer(profile, empty)
+    assert _cleared_over(proposer, [empty] * 4 + [laid] * 5) == []
+    assert _cleared_over(proposer, [_reaching(led, i) for i in range(5)]) == []  # not yet still
+    (place,) = _cleared_over(proposer, [led] * 5)
+    assert np.hypot(place[0] - 440, place[1] - 450) < 3
+
+
 def _figure_card(frame: np.ndarray, centre: tuple[float, float], angle: float) -> np.ndarray:
     """Draw a card (1 px per mm) at ``angle`` whose picture is 8 mm blocks of random colour, like a
     court card's figure; its corners."""
