@@ -155,15 +155,19 @@ class _Track:
         identity = self.identity()  # ranked over every card seen: only for the rare sure jump
         return not identity or reading.card != identity[0][0]
 
-    def found_again(self, reading: Reading, config: TrackConfig) -> bool:
+    def found_again(self, reading: Reading, config: TrackConfig, covered: bool = False) -> bool:
         """Whether ``reading``, of a card seen arriving on a pile within ``jump_radius`` of this card and
         read as it, is this card: placed while the piles still moved, so never seen arriving, and
         nudged before they lay still again. (A card the piles know does not arrive again where it
-        lies; one tossed over it may be read as it, from the part of it the crop takes in.)"""
-        if not self.placed or self.arrived or reading.card is None:
+        lies; one tossed over it may be read as it, from the part of it the crop takes in.) A
+        reading ``covered`` by another card seen arriving with it is read from what shows of it:
+        it is this card whatever it reads as."""
+        if not self.placed or self.arrived or (reading.card is None and not covered):
             return False
         if np.linalg.norm(np.asarray(reading.center) - self.position) > config.jump_radius:
             return False
+        if covered:
+            return True
         identity = self.identity()
         return bool(identity) and identity[0][0] == reading.card
 
@@ -186,6 +190,13 @@ def _overlapped(reading: Reading, readings: Sequence[Reading]) -> bool:
         other is not reading and other.face is Face.UP and polygon_iou(reading.corners, other.corners) > 0
         for other in readings
     )
+
+
+def _under_arrived(reading: Reading, readings: Sequence[Reading]) -> bool:
+    """Whether another card seen arriving in the same frame, listed after ``reading`` (the cards
+    found together come from the one underneath), lies over it."""
+    later = readings[[r is reading for r in readings].index(True) + 1 :]
+    return any(other.arrived and polygon_iou(reading.corners, other.corners) > 0 for other in later)
 
 
 class Tracker:
@@ -267,7 +278,7 @@ class Tracker:
             track, reading = self._tracks[j], readings[i]
             if i in used_readings or j in used_tracks or track.left_for(reading, config):
                 continue
-            if reading.arrived and not track.found_again(reading, config):
+            if reading.arrived and not track.found_again(reading, config, _under_arrived(reading, readings)):
                 continue
             used_readings.add(i)
             used_tracks.add(j)

@@ -244,6 +244,27 @@ def test_a_card_nudged_before_the_piles_lay_still_is_not_played_twice(seen, know
     assert len(state.placed()) == (2 if not known_to_the_piles else 3)
 
 
+@pytest.mark.parametrize("under", [True, False])
+def test_a_card_found_with_the_card_tossed_over_it_is_the_card_placed_there_whatever_it_reads_as(seen, under):
+    """The knight of swords came to rest and was placed while the piles still moved; the four of
+    swords was tossed half over it before they lay still, and both are found arriving at once, the
+    one underneath first. Half covered, the knight reads as the ace of coins: it is the card placed
+    there all the same, and only the four is new. A card found on top of the others 10 mm from it,
+    reading as another card, is a card tossed over it."""
+    from dataclasses import replace
+
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(305, 284, "11E")]] * 6)
+    (knight,) = state.placed()
+    found = replace(seen(309, 293, "1O", 0.8), arrived=True)
+    four = replace(seen(296, 320, "4E"), arrived=True)
+    together = [found, four] if under else [four, found]
+    state = feed(tracker, [together] + [[seen(309, 293, "1O", 0.8), seen(296, 320, "4E")]] * 6, 0.6)
+    ids = {str(card.card): card.id for card in state.placed()}
+    assert ids["11E"] == knight.id and ("1O" in ids) != under
+    assert len(state.placed()) == (2 if under else 3)
+
+
 def test_a_card_seen_arriving_replaces_the_card_seen_moving_there(seen):
     """A card carried onto a pile is seen (unplaced) before the table lies still, then seen
     arriving: the two are one card. The card under it, hidden by the arm for a while and seen again,
