@@ -192,10 +192,9 @@ def _overlapped(reading: Reading, readings: Sequence[Reading]) -> bool:
     )
 
 
-def _under_arrived(reading: Reading, readings: Sequence[Reading]) -> bool:
-    """Whether another card seen arriving in the same frame, listed after ``reading`` (the cards
-    found together come from the one underneath), lies over it."""
-    later = readings[[r is reading for r in readings].index(True) + 1 :]
+def _under_arrived(reading: Reading, later: Sequence[Reading]) -> bool:
+    """Whether a card seen arriving in the same frame and listed after ``reading`` (``later``: the
+    cards found together come from the one underneath) lies over it."""
     return any(other.arrived and polygon_iou(reading.corners, other.corners) > 0 for other in later)
 
 
@@ -278,7 +277,8 @@ class Tracker:
             track, reading = self._tracks[j], readings[i]
             if i in used_readings or j in used_tracks or track.left_for(reading, config):
                 continue
-            if reading.arrived and not track.found_again(reading, config, _under_arrived(reading, readings)):
+            covered = reading.arrived and _under_arrived(reading, readings[i + 1 :])
+            if reading.arrived and not track.found_again(reading, config, covered):
                 continue
             used_readings.add(i)
             used_tracks.add(j)
