@@ -415,7 +415,7 @@ class Recogniser:
                 choice, doubt=f"led while trick {self._uncollected[-1][0]} still lay on the table"
             )
         tricks_before = len(state.tricks)
-        if choice.doubt is None and self._under_last(card, seat, t):
+        if choice.card is not None and self._under_last(card, seat, t, choice.doubt is None):
             reordered = self._reorder(card, choice, seat, t)
             if reordered:
                 return reordered + self._closed(tricks_before, t)
@@ -498,15 +498,20 @@ class Recogniser:
             out.append(Recognised("game-over", t, _result(after), game=self.game))
         return out
 
-    def _under_last(self, card: TableCard, seat: int, t: float) -> bool:
+    def _under_last(self, card: TableCard, seat: int, t: float, sure: bool) -> bool:
         """Whether ``card`` was played before the trick's last card: it came to rest no later than
         that card, which was read surely and brought from the side of ``seat``, the seat to play now,
         but showed only after it was played (tossed almost exactly onto the card under it, it showed
-        once the arm had gone; cards found at one moment are already in turn, see :meth:`_in_turn`)."""
+        once the arm had gone; cards found at one moment are already in turn, see :meth:`_in_turn`).
+        ``card`` read unsure (not ``sure``) must lie under that card, within a quarter of a card's
+        short side of it: laid while the stream stalled, it showed with the card tossed onto it,
+        read from what shows of it."""
         if not self._trick_ids:
             return False
         last = self._plays[self._trick_ids[-1]]
-        return card.still_since <= last.rested and t > last.t and last.side == seat and last.sure
+        if card.still_since > last.rested or t <= last.t or last.side != seat or not last.sure:
+            return False
+        return sure or np.hypot(*np.subtract(card.position, last.at)) <= min(CARD_MM) / 4
 
     def _reorder(self, card: TableCard, choice: Choice, seat: int, t: float) -> list[Recognised]:
         """Amend the trick's last play to ``card`` (the seat before ``seat`` played it) and play the

@@ -227,6 +227,27 @@ def test_a_card_found_under_the_next_card_it_came_to_rest_with_was_played_before
     assert (events[-3]["card"], events[-2]["card"], events[-2]["source"]) == ("4B", "7B", "camera")
 
 
+@pytest.mark.parametrize("under", [True, False])
+def test_a_card_found_with_the_card_tossed_onto_it_and_read_unsure_was_played_before_it(seen, under):
+    """The seven of batons, laid while the stream stalled, shows only with the four tossed onto it
+    from Luis's side, read unsure from what shows of it: it was Ana's card all the same, played
+    before the four (flagged for its reading alone). Read unsure 40 mm from the four, not under it,
+    it may be a misreading of anything: it is played after the four, both flagged."""
+    script = _one_trick_played(seen)
+    script.reach(1, (322.0, 318.0)).hold(0.3)
+    script.lying["top"] = replace(seen(322.0, 318.0, "4B"), arrived=True)
+    script.put("under", (318.0, 324.0) if under else (300.0, 285.0), "7B", 0.62, ("7C", 0.38))
+    script.hold(0.1).put("top", (322.0, 318.0), "4B").hold(0.2).reach(None).hold(1.5)
+    plays = (
+        ((0, Card.parse("7B")), (1, Card.parse("4B")))
+        if under
+        else ((0, Card.parse("4B")), (1, Card.parse("7B")))
+    )
+    assert script.state.tricks[1].plays == plays
+    flags = script.session.view().flags
+    assert len(flags) == (1 if under else 2) and "unsure" in flags[-1].reason
+
+
 def test_a_card_that_came_to_rest_after_the_last_card_is_played_after_it(seen):
     script = _tossed_onto_each_other(seen, together=False)
     assert "amend" not in script.kinds() and script.kinds()[-1] == "trick"
