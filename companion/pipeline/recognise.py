@@ -215,7 +215,7 @@ class Recogniser:
                 out += self._at_trump_spot(card, table) or []
             elif in_play(self.zones, card.position, self.config.play_margin):
                 out += self._missed_before_last(card, table.t)
-                taken = self._taken_short(card, table)  # where no missed play explains it
+                taken = self._taken_short(card, table, present)  # where no missed play explains it
                 if taken is None:  # a card of the trick, unseen since it came, may be gone: wait
                     break
                 out += taken
@@ -256,8 +256,13 @@ class Recogniser:
             return False
         if self._trump_at is None or not in_play(self.zones, card.position, self.config.play_margin):
             return True
-        offset = np.subtract(card.position, self._trump_at)
-        return bool(np.hypot(*offset) <= self.config.trump_reach)
+        return self._by_trump_card(card)
+
+    def _by_trump_card(self, card: TableCard) -> bool:
+        """Whether ``card`` lies within ``trump_reach`` of where the face-up trump card was seen."""
+        if self._trump_at is None:
+            return False
+        return bool(np.hypot(*np.subtract(card.position, self._trump_at)) <= self.config.trump_reach)
 
     def _at_trump_spot(self, card: TableCard, table: TableState) -> list[Recognised] | None:
         state, t = self.session.view().state, table.t
@@ -695,7 +700,7 @@ class Recogniser:
         self._unexplained = tried  # not asked again while the card waits and nothing is played
         return []
 
-    def _taken_short(self, card: TableCard, table: TableState) -> list[Recognised] | None:
+    def _taken_short(self, card: TableCard, table: TableState, present: set[int]) -> list[Recognised] | None:
         """The trick under way, one card short, was taken away whole, its last card played unseen,
         and ``card``, surely read, leads the next: the trump card under the stock stayed in view
         (unless the draw after this trick takes it), and either ``card`` came from the side of a seat
@@ -710,7 +715,7 @@ class Recogniser:
         (:meth:`_unseen_beside`): ``card`` waits."""
         if not self._trick_ids or card.brought_from is None or self._over:
             return []  # every new card in every frame: the cheap tests first
-        present, t = {seen.id for seen in table.cards}, table.t
+        t = table.t
         if self._trick_seen_since(card.still_since, t):
             return []  # a card of the trick seen since: so it had not gone either
         view = self.session.view()
@@ -733,11 +738,7 @@ class Recogniser:
     def _at_the_stock(self, card: TableCard) -> bool:
         """Whether ``card`` is the trump card under the stock, or lies where it lies (the card seen
         there may be one the rules no longer expect there: a swap taken for a missed play)."""
-        if self._roles.get(card.id) == "trump":
-            return True
-        return self._trump_at is not None and bool(
-            np.hypot(*np.subtract(card.position, self._trump_at)) <= self.config.trump_reach
-        )
+        return self._roles.get(card.id) == "trump" or self._by_trump_card(card)
 
     def _unseen_beside(self, card: TableCard) -> bool:
         """Whether every card of the trick under way, none seen since ``card`` came to rest, lay

@@ -277,9 +277,10 @@ class Tracker:
             track, reading = self._tracks[j], readings[i]
             if i in used_readings or j in used_tracks or track.left_for(reading, config):
                 continue
-            covered = reading.arrived and _under_arrived(reading, readings[i + 1 :])
-            if reading.arrived and not track.found_again(reading, config, covered):
-                continue
+            if reading.arrived:
+                covered = _under_arrived(reading, readings[i + 1 :])
+                if not track.found_again(reading, config, covered):
+                    continue
             used_readings.add(i)
             used_tracks.add(j)
             if track.contradicted_by(reading, config):
