@@ -8,7 +8,9 @@ cloth, where a shift of a pixel changes every square's edge). Changed regions ar
 morphology; each contour's minimum-area rectangle is kept when its sides match the known card
 size, split when it holds a row of cards; a blob of cards that touch or overlap at other angles is
 searched card by card (:mod:`companion.table.peel`), and small fragments that together make one
-card are merged (one ragged fragment too: a white card on a checked cloth's white squares).
+card are merged (one ragged fragment too: a white card on a checked cloth's white squares). A white
+card on a white cloth differs plainly only at its outline and its ink: it is found in what differs
+faintly, less the cards found otherwise, and kept out of the background, which would learn it.
 A card tossed onto other cards is found from what changed between two moments the play area
 lay still (:mod:`companion.table.layers`). A blob that touches the table's edge is an arm reaching
 in and is not a card, but it says from which side of the table someone reaches in: it comes back
@@ -44,6 +46,7 @@ class ProposerConfig:
 
     px_per_mm: float = 0.5  # scale of the rectified table it works on
     threshold: float = 20.0  # colour distance (0..255, largest channel, 5x5 median) that is a change
+    faint_threshold: float = 10.0  # the same for a card that differs faintly (white on a white cloth)
     size_tolerance: float = 0.22  # allowed relative error of each card side
     min_fill: float = 0.85  # contour area / rectangle area below which a blob is not a card (a hand)
     min_fill_piled: float = 0.7  # the same for the hull of a card tossed onto a pile, less its border
@@ -66,6 +69,9 @@ MAX_PEEL_CARDS = 4
 #: share of itself beside the cards found before (the five of coins tossed and, before the table lay
 #: still, half covered by the four tossed over it); against the empty table a trick's cards show half.
 PILED_NEW = 0.35
+#: A blob of what differs faintly from the empty table (:attr:`ProposerConfig.faint_threshold`),
+#: less the cards found otherwise, is looked at for cards from this share of a card's area.
+FAINT_AREA = 0.6
 #: Fragments (parts of a card smaller than a card) tried for merging, largest first.
 MAX_FRAGMENTS = 12
 #: How well (0..1, :meth:`ChangeProposer._side_fit`) a row of three or more cards side by side must
@@ -116,6 +122,8 @@ class ChangeProposer:
         self._pile_mask = self._pile_area()  # where piles lie (0/255)
         # what differed from the empty table in the frame looked at last
         self._changed: np.ndarray | None = None
+        self._faint: np.ndarray | None = None  # what differed faintly from the empty table, cleaned
+        self._faint_cards = np.zeros(self._size[::-1], np.uint8)  # the faint cards found last (0/255)
         if empty_table is not None:
             self._start(self._rectify(empty_table))
 
@@ -153,16 +161,19 @@ class ChangeProposer:
         assert self._background is not None
         gain = light_gain(table, self._background)
         expected = cv2.multiply(self._background, channel_scalar(gain), dtype=cv2.CV_8U)
-        different = self._different(table, expected)
+        distance = self._distance(table, expected)
+        different = _above(distance, self.config.threshold)
         jolted = self._jolted(table, expected, different)
         if jolted is not None:
             expected, different = jolted
         cleaned = _cleaned(different)
+        self._faint = None if jolted is not None else _cleaned(_above(distance, self.config.faint_threshold))
         if jolted is None:  # a jolted frame would teach the background its squares a pixel off
             # a pixel beside a clipped one too: the camera's grain leaves clipped pixels a little darker
             brightest = cv2.dilate(_brightest_channel(table), np.ones((3, 3), np.uint8))
             unclipped = brightest < CLIPPED  # how bright it is in the room's light is not known
-            still = ((cv2.dilate(cleaned, np.ones((7, 7), np.uint8)) == 0) & unclipped).astype(np.uint8)
+            kept = cv2.dilate(cleaned | self._faint_cards, np.ones((7, 7), np.uint8))  # a faint card's too
+            still = ((kept == 0) & unclipped).astype(np.uint8)
             unlit = cv2.multiply(table, channel_scalar(1.0 / gain))
             cv2.accumulateWeighted(unlit, self._background, self.config.background_rate, still)
         over_edge = _over_edge(cleaned)  # a shadow comes over the table's edge, as an arm does
@@ -194,9 +205,14 @@ class ChangeProposer:
     def _different(self, first: np.ndarray, second: np.ndarray, steady: bool = False) -> np.ndarray:
         """The mask (0/255) of pixels whose colour differs between two rectified frames (``steady``:
         by more than a shift of a pixel explains, :func:`steady_distance`)."""
+        return _above(self._distance(first, second, steady), self.config.threshold)
+
+    @staticmethod
+    def _distance(first: np.ndarray, second: np.ndarray, steady: bool = False) -> np.ndarray:
+        """Per pixel, how much two rectified frames differ (:func:`colour_distance`, or with
+        ``steady`` :func:`steady_distance`), its noise quieted."""
         distance = (steady_distance if steady else colour_distance)(first, second)
-        distance = cv2.medianBlur(distance, 5)  # quiets noise, keeps edges
-        return cv2.threshold(distance, self.config.threshold, 255, cv2.THRESH_BINARY)[1]
+        return cv2.medianBlur(distance, 5)  # quiets noise, keeps edges
 
     def propose(self, frame: np.ndarray) -> list[Reading]:
         """Card proposals in ``frame`` (BGR), in image pixels, without identity."""
@@ -238,6 +254,7 @@ class ChangeProposer:
         pieced.extend(self._merged(fragments))
         whole.extend(self._beside_things(arms, mask))
         boxes = self._with_layers(table, mask, whole, rows, pieced, arms, [self._on_table(c) for c in seen])
+        boxes += self._faint_found(boxes, arms)
         hsv = cv2.cvtColor(table, cv2.COLOR_BGR2HSV) if boxes else table
         assert self._pile is not None  # started by changed()
         cleared = self._to_image(np.array([layer.center for layer in self._pile.cleared], np.float64))
@@ -341,6 +358,40 @@ class ChangeProposer:
         pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         found = [self._card_boxes(piece) for piece in pieces if not self._enters_from_outside(piece)]
         return [cards[0] for cards in found if len(cards) == 1]
+
+    def _faint_found(self, found: Sequence[_Box], arms: Sequence[np.ndarray]) -> list[_Box]:
+        """The cards of which what differs plainly from the empty table is no card: a white card on
+        a white cloth, whose outline, white and margin differ only faintly. They are sought, alone
+        or with others (:meth:`_peeled`), in what differs faintly less the cards ``found``
+        otherwise, those known to lie on the piles (left out while an arm moves over them) and the
+        ``arms``, and kept out of the background, which would learn them."""
+        assert self._pile is not None  # started by changed()
+        self._faint_cards[:] = 0
+        if self._faint is None:
+            return []
+        taken = np.zeros_like(self._faint)
+        for card in [box.rectangle() for box in found] + self._pile.lying:
+            cv2.fillConvexPoly(taken, np.round(card.corners()).astype(np.int32), 255)
+        cv2.drawContours(taken, list(arms), -1, 255, -1)
+        rest = self._faint & ~cv2.dilate(taken, np.ones((5, 5), np.uint8))
+        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        card_area = self._card[0] * self._card[1]
+        near = 0.5 * self._card[0]
+        boxes: list[_Box] = []
+        for contour in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            area = cv2.contourArea(contour)
+            if self._enters_from_outside(contour) or not FAINT_AREA <= area / card_area <= MAX_PEEL_CARDS:
+                continue
+            cards = self._card_boxes(cv2.convexHull(contour))
+            if len(cards) != 1 or area > card_area / FAINT_AREA:
+                cards = self._peeled(contour, self._peel)
+            boxes += [
+                cards[i]
+                for i in far_from([card.center for card in cards], [box.center for box in found], near)
+            ]
+        for box in boxes:
+            cv2.fillConvexPoly(self._faint_cards, np.round(box.rectangle().corners()).astype(np.int32), 255)
+        return boxes
 
     def _enters_from_outside(self, contour: np.ndarray) -> bool:
         """Whether a blob touches the table's edge: an arm reaching in, not a card lying on the table."""
@@ -547,6 +598,11 @@ def _touches_edge(box: Any, size: Sequence[int]) -> Any:
     x, y, w, h = box
     width, height = size
     return (x <= 1) | (y <= 1) | (x + w >= width - 1) | (y + h >= height - 1)
+
+
+def _above(distance: np.ndarray, threshold: float) -> np.ndarray:
+    """The mask (0/255) of the pixels of ``distance`` above ``threshold``."""
+    return cv2.threshold(distance, threshold, 255, cv2.THRESH_BINARY)[1]
 
 
 def _cleaned(mask: np.ndarray) -> np.ndarray:

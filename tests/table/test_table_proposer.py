@@ -688,6 +688,53 @@ def test_a_white_card_tossed_onto_a_checked_cloth_is_found() -> None:
     assert [iou(r.corners, over) > 0.8 for r in readings if r.arrived] == [True]
 
 
+def _white_table() -> tuple[TableProfile, np.ndarray]:
+    """The square table of :func:`_square_table` under a near-white cloth, a little blue: a card's
+    white differs from it by 15, less than a change of colour (:class:`ProposerConfig`'s threshold)."""
+    profile, empty = _square_table()
+    return profile, np.full_like(empty, (250, 250, 232))
+
+
+def _white_card(frame: np.ndarray, centre: tuple[float, float], angle: float) -> np.ndarray:
+    """Draw an ace of swords (1 px per mm): a white card with a thin blade across it; its corners."""
+    quad = _card(frame, centre, angle, (235, 235, 235))
+    blade = cv2.boxPoints((centre, (4, 60), angle + 10))  # within its border
+    cv2.fillConvexPoly(frame, np.round(blade).astype(np.int32), (160, 90, 60))
+    return quad
+
+
+def test_a_white_card_on_a_white_cloth_is_found_and_kept_out_of_the_background() -> None:
+    """Only its blade differs plainly from the cloth; its white differs faintly, all over a card,
+    and still does three seconds later: the background, refreshed where nothing changed, would
+    have learnt it."""
+    profile, empty = _white_table()
+    laid = empty.copy()
+    card = _white_card(laid, (440, 450), 25)
+    proposer = ChangeProposer(profile, empty)
+    for frame in [empty] * 4 + [laid] * 45:
+        readings = proposer.propose(frame)
+        assert [iou(r.corners, card) > 0.85 for r in readings] == ([True] if frame is laid else [])
+
+
+def test_a_white_card_on_a_white_cloth_laid_touching_another_card_is_found_beside_it() -> None:
+    """What differs faintly joins both cards; less the card found plainly, the white card is left."""
+    profile, empty = _white_table()
+    laid = empty.copy()
+    plain = _card(laid, (420, 450), 0, (40, 40, 180))
+    white = _white_card(laid, (482, 440), 35)
+    readings = _last_proposals(ChangeProposer(profile, empty), [empty] * 4 + [laid] * 6)
+    assert len(readings) == 2
+    assert all(max(iou(r.corners, card) for r in readings) > 0.8 for card in (plain, white))
+
+
+def test_a_sheet_of_paper_on_a_white_cloth_is_no_card() -> None:
+    """A white sheet differs as faintly as a white card, but has no card's size."""
+    profile, empty = _white_table()
+    laid = empty.copy()
+    cv2.rectangle(laid, (380, 350), (528, 560), (235, 235, 235), -1)  # A5, 148 x 210 mm
+    assert _last_proposals(ChangeProposer(profile, empty), [empty] * 4 + [laid] * 6) == []
+
+
 @pytest.mark.parametrize(("shift", "turn"), [((-12, -14), 5), ((-20, 10), -10), ((8, 8), 0)])
 def test_a_white_card_laid_where_a_card_was_taken_away_while_the_table_moved_is_found(
     shift: tuple[int, int], turn: float
