@@ -10,14 +10,15 @@ forgets, so a card replaced under a hand shows through). A new card remembers wh
 brought it crossed the table's edge (the arm seen lately whose tip came nearest it): the side of the
 player who put it there, wherever on the table it lies. A card seen arriving on a pile (found when
 the table lay still again) is a new card, placed at once (the pile lay still for it to be found; the
-next player's card may cover it a moment later), and replaces the unplaced card seen moving near it;
+next player's card may cover it a moment later), and replaces the unplaced card seen moving near it,
+unless that card was read surely as another (laid while a stream stalled, and not yet placed);
 but a card placed while the piles still moved, never seen arriving, that is found arriving within
 ``jump_radius`` and read as itself is that card, nudged before the piles lay still again.
 A card lying still does not jump: a reading over ``jump_radius`` from a placed card and surely
 another card is a card brought there while that one went unseen, and starts a track of its own.
 A card read surely as another ``switch_sightings`` frames in a row was replaced where it lies (a
 card tossed right over it hides it whole), unless another face-up card is read over or under it
-in those frames: it is only partly covered then, and read from what shows of it.
+in those frames: it is only partly covered then, read from what shows of it, and still lies there.
 """
 
 from __future__ import annotations
@@ -109,7 +110,9 @@ class _Track:
         """Start watching the card lie still at ``center`` from ``t``."""
         self.anchor, self.still_since, self.still_sightings = center, t, 0
 
-    def absorb(self, reading: Reading, t: float, config: TrackConfig) -> None:
+    def absorb(self, reading: Reading, t: float, config: TrackConfig, named: bool = True) -> None:
+        """Take in ``reading`` of this card at ``t``: where it lies and, ``named``, what it reads as (a
+        card read from what shows of it beside another says only where it lies)."""
         center = np.asarray(reading.center, dtype=np.float64)
         moved = np.linalg.norm(center - self.anchor) > config.still_radius
         unseen = not self.placed and t - self.last_seen > config.settle_s  # seen again, watched anew
@@ -117,7 +120,7 @@ class _Track:
             self.rest_from(center, t)
         self.position, self.face, self.last_seen = center, reading.face, t
         self.still_sightings += 1
-        if reading.alternatives:
+        if named and reading.alternatives:
             self.named += 1
             weight = max(1 / self.named, 1 / config.fusion_frames)  # a plain mean, then forgetting
             seen: dict[Card | None, float] = {c: math.log(max(p, FLOOR)) for c, p in reading.alternatives}
@@ -254,11 +257,16 @@ class Tracker:
 
     def _supersede(self, arrived: Reading) -> None:
         """Drop the cards not yet placed near a card seen arriving: the same card, seen while it still
-        moved (kept, such a track would take in the next reading near it, a card it lands over)."""
+        moved (kept, such a track would take in the next reading near it, a card it lands over), unless
+        surely another card (laid there while the stream stalled, and not yet seen lying long enough)."""
         center = np.asarray(arrived.center)
-        radius = self.config.match_radius
+        config = self.config
         self._tracks = [
-            tr for tr in self._tracks if tr.placed or np.linalg.norm(tr.position - center) > radius
+            tr
+            for tr in self._tracks
+            if tr.placed
+            or np.linalg.norm(tr.position - center) > config.match_radius
+            or tr.contradicted_by(arrived, config)
         ]
 
     def _match(self, readings: Sequence[Reading], t: float) -> list[Reading]:
@@ -285,8 +293,8 @@ class Tracker:
             used_tracks.add(j)
             if track.contradicted_by(reading, config):
                 if _overlapped(reading, readings):
-                    track.switch_run = 0  # read from what shows of it: not another card
-                    track.last_seen = t
+                    track.switch_run = 0  # read from what shows of it: not another card, lying there
+                    track.absorb(reading, t, config, named=False)
                     continue
                 track.switch_run += 1
                 if track.switch_run >= config.switch_sightings:

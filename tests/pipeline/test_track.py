@@ -287,6 +287,22 @@ def test_a_card_seen_arriving_replaces_the_card_seen_moving_there(seen):
     assert under.id in {c.id for c in state.cards}
 
 
+def test_a_card_laid_in_a_stall_is_kept_and_placed_though_the_next_lands_over_it_at_once(seen):
+    """The ace of swords, laid while a phone's stream stalled, shows for a moment before the next
+    player's three of coins lands half over it: it is read as the three from then on, and the three
+    is seen arriving beside it. It is surely another card than the three, so no part of the three's
+    track; read from what shows of it, it still lies there, and is placed."""
+    from dataclasses import replace
+
+    tracker = Tracker(CONFIG)
+    feed(tracker, [[seen(351, 340, "1E", 1.0)]] * 2)  # seen 0.1 s, not yet placed
+    three = seen(350, 306, "3O", 1.0)
+    under = seen(352, 339, "3O", 0.96)
+    feed(tracker, [[under, three]] * 2, start=0.2)
+    state = feed(tracker, [[under, replace(three, arrived=True)]] + [[under, three]] * 6, start=0.4)
+    assert sorted(str(card.card) for card in state.placed()) == ["1E", "3O"]
+
+
 def test_a_card_seen_arriving_is_placed_though_covered_at_once(seen):
     """A card is found arriving once the pile lay still for it; the next player's card may cover it
     a few frames later, before it could be seen lying still for settle_s. It was placed all the same."""
