@@ -176,7 +176,7 @@ class Layer:
 
 def share_inside(mask: np.ndarray, corners: np.ndarray) -> float:
     """The share of the quad ``corners`` (mask px) that ``mask`` (0/255) covers."""
-    region = _filled(mask.shape, [corners])
+    region = filled(mask.shape, [corners])
     area = np.count_nonzero(region)
     return float(np.count_nonzero(mask & region)) / area if area else 0.0
 
@@ -264,7 +264,7 @@ class PileLayers:
         if not arms:
             self._under_arms.fill(0)
             return False
-        under = _filled(self._area.shape, [], arms) > 0
+        under = filled(self._area.shape, [], arms) > 0
         self._under_arms = np.where(under, np.minimum(self._under_arms, THING_FRAMES - 1) + 1, 0).astype(
             np.uint8
         )
@@ -350,7 +350,7 @@ class PileLayers:
         came = difference & changed  # what changed and differs from the empty table: no card taken away
         joined = self._joined(came)
         fitted = self._cards_in(came, joined)
-        unknown = self._unknown(seen, difference & ~_filled(difference.shape, [c.corners() for c in fitted]))
+        unknown = self._unknown(seen, difference & ~filled(difference.shape, [c.corners() for c in fitted]))
         new = [self._outlined(layer, difference, unknown) for layer in fitted]
         new = [layer for layer in new if lies(layer)]
         new += [layer for layer in self._left_explained(difference, joined, new, unknown) if lies(layer)]
@@ -359,7 +359,7 @@ class PileLayers:
         new = [nudges.get(layer, (layer, layer))[1] for layer in new]
         straightened = [now for _, now in nudges.values()]
         replaced = [old for old, _ in nudges.values()]
-        under_new = _filled(
+        under_new = filled(
             difference.shape, [layer.corners() for layer in new]
         )  # a new card over an old one does not move it
         stayed = [
@@ -379,7 +379,7 @@ class PileLayers:
         piled = [card for card, piles in zip(whole, inside, strict=True) if piles]
         apart = [piled[i] for i in far_from([card.center for card in piled], known, self._same)]
         lying = stayed + new + apart
-        covered = _filled(difference.shape, [layer.corners() for layer in lying])
+        covered = filled(difference.shape, [layer.corners() for layer in lying])
         self.cleared = [
             layer
             for layer in self.lying
@@ -448,7 +448,7 @@ class PileLayers:
         """``layer``, or the only card of ``seen`` centred near it (:data:`NEAR_OUTLINE`) that takes
         in what changed there (:data:`TAKEN_IN`) while its outline differs (:data:`SAME_OUTLINE`)
         and has a card's shape (:data:`CARD_SHAPED`)."""
-        piece = difference & _filled(difference.shape, [layer.corners()])
+        piece = difference & filled(difference.shape, [layer.corners()])
         gaps = nearest_gaps([card.center for card in seen], [layer.center])
         near = [card for card, gap in zip(seen, gaps, strict=True) if gap <= NEAR_OUTLINE * self._short]
         takers = [card for card in near if _share_of(piece, card) >= TAKEN_IN and self._card_shaped(card)]
@@ -472,7 +472,7 @@ class PileLayers:
         before does not), and the only one that does (two that do lie over each other, and which
         of them came first is not known). ``seen`` holds no card known to lie there (a card nudged
         leaves such a piece too)."""
-        left = difference & ~_filled(difference.shape, [layer.corners() for layer in new])
+        left = difference & ~filled(difference.shape, [layer.corners() for layer in new])
         left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         on_change = [card for card in seen if share_inside(joined, card.corners()) >= LEFT_ON]
         found: list[Layer] = []
@@ -480,7 +480,7 @@ class PileLayers:
         for piece in cv2.findContours(whole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             if cv2.contourArea(piece) < LEFT_SHARE * self._card_area:
                 continue
-            mask = _filled(left.shape, [], [piece])
+            mask = filled(left.shape, [], [piece])
             takers = [card for card in on_change if _share_of(mask, card) >= LEFT_COVER]
             if len(takers) == 1 and takers[0] not in found:
                 found.append(takers[0])
@@ -549,7 +549,7 @@ class PileLayers:
     def _untailed(self, mask: np.ndarray, blob: np.ndarray) -> list[np.ndarray]:
         """The parts of ``blob`` (a contour of ``mask``) left once opened by a disc of
         :data:`TAIL_WIDTH` of a card's short side."""
-        alone = _filled(mask.shape, [], [blob]) & mask
+        alone = filled(mask.shape, [], [blob]) & mask
         width = round(TAIL_WIDTH * self._short) | 1
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
         return self._blobs(cv2.morphologyEx(alone, cv2.MORPH_OPEN, disc))
@@ -658,7 +658,7 @@ def _margin_unlike(table: np.ndarray, card: Layer, other: Layer) -> float | None
     inside ``other`` from where it does not: the largest channel's difference of their median
     colours (None where either holds too few points)."""
     x, y = _along(card.inset(MARGIN_INSET).corners(), 32, table.shape)
-    hidden = _filled(table.shape, [other.corners()])[y, x] > 0
+    hidden = filled(table.shape, [other.corners()])[y, x] > 0
     if np.count_nonzero(hidden) < 8 or np.count_nonzero(~hidden) < 8:
         return None
     colours = table[y, x].astype(np.float32)
@@ -669,7 +669,7 @@ def _edge_inside(edges: np.ndarray, card: Layer, other: Layer) -> float | None:
     """The mean edge strength along ``card``'s outline where it runs inside ``other`` (None where it
     does not: the cards do not overlap)."""
     x, y = _along(card.corners(), 24, edges.shape)
-    hidden = _filled(edges.shape, [other.inset(EDGE_INSET).corners()])[y, x] > 0
+    hidden = filled(edges.shape, [other.inset(EDGE_INSET).corners()])[y, x] > 0
     return float(edges[y[hidden], x[hidden]].mean()) if np.count_nonzero(hidden) >= 8 else None
 
 
@@ -683,7 +683,7 @@ def _along(corners: np.ndarray, per_side: int, shape: tuple[int, ...]) -> tuple[
     return x[on], y[on]
 
 
-def _filled(
+def filled(
     shape: tuple[int, ...], quads: Sequence[np.ndarray], contours: Sequence[np.ndarray] = ()
 ) -> np.ndarray:
     """A mask (0/255) of ``shape`` with the convex ``quads`` (corners) and ``contours`` filled in."""
@@ -697,7 +697,7 @@ def _filled(
 
 def _share_of(piece: np.ndarray, card: Layer) -> float:
     """The share of the mask ``piece`` (0/255) that ``card`` takes in."""
-    inside = np.count_nonzero(piece & _filled(piece.shape, [card.corners()]))
+    inside = np.count_nonzero(piece & filled(piece.shape, [card.corners()]))
     return inside / max(np.count_nonzero(piece), 1)
 
 

@@ -33,7 +33,16 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.table.layers import SAME_CARD, Layer, PileLayers, aligned, far_from, nearest_gaps, share_inside
+from companion.table.layers import (
+    SAME_CARD,
+    Layer,
+    PileLayers,
+    aligned,
+    far_from,
+    filled,
+    nearest_gaps,
+    share_inside,
+)
 from companion.table.light import CLIPPED, channel_scalar, in_shade, light_gain
 from companion.table.peel import STRIP_PX, Peeler
 from companion.table.profile import TableProfile
@@ -369,10 +378,8 @@ class ChangeProposer:
         self._faint_cards[:] = 0
         if self._faint is None:
             return []
-        taken = np.zeros_like(self._faint)
-        for card in [box.rectangle() for box in found] + self._pile.lying:
-            cv2.fillConvexPoly(taken, np.round(card.corners()).astype(np.int32), 255)
-        cv2.drawContours(taken, list(arms), -1, 255, -1)
+        known = [card.corners() for card in [box.rectangle() for box in found] + self._pile.lying]
+        taken = filled(self._faint.shape, known, arms)
         rest = self._faint & ~cv2.dilate(taken, np.ones((5, 5), np.uint8))
         rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         card_area = self._card[0] * self._card[1]
@@ -389,8 +396,7 @@ class ChangeProposer:
                 cards[i]
                 for i in far_from([card.center for card in cards], [box.center for box in found], near)
             ]
-        for box in boxes:
-            cv2.fillConvexPoly(self._faint_cards, np.round(box.rectangle().corners()).astype(np.int32), 255)
+        self._faint_cards = filled(self._faint.shape, [box.rectangle().corners() for box in boxes])
         return boxes
 
     def _enters_from_outside(self, contour: np.ndarray) -> bool:
