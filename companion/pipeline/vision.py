@@ -169,16 +169,19 @@ def on_change(
 
 
 def by_zone(readings: Sequence[Reading], profile: TableProfile, config: RecogniseConfig) -> list[Reading]:
-    """Change proposals made sense of by where they lie: in the play area and at the trump spot
-    cards lie face up (paper colour alone, cream or aged, is a poor hint), and the trump card's
-    quad is completed under the stock, so the identifier sees the whole card."""
+    """Change proposals made sense of by where they lie: in the play area cards lie face up (paper
+    colour alone, cream or aged, is a poor hint), and so does the trump card partly under the
+    stock, its quad completed under the stock, so the identifier sees the whole card; a card that
+    shows whole at the trump spot, the stock itself, keeps the face its colour tells (taken for a
+    face-up card over the trump card, it would keep a card replaced there from being seen)."""
     out = []
     for reading in readings:
         centre = profile.to_table(reading.center)[0]
         played = in_play(profile, centre, config.play_margin)
         trump = at_trump_spot(profile, centre, config.trump_margin)
         if trump and (not played or _across_stock(reading, profile)):
-            out.append(replace(completed_under_stock(reading, profile), face=Face.UP))
+            completed = completed_under_stock(reading, profile)
+            out.append(reading if completed is reading else replace(completed, face=Face.UP))
         elif played:
             out.append(replace(reading, face=Face.UP))
         else:

@@ -49,6 +49,18 @@ def test_cards_in_the_play_area_and_at_the_trump_spot_are_face_up_elsewhere_as_p
     assert [r.face for r in out] == [Face.UP, Face.UP, Face.DOWN]
 
 
+def test_the_stock_whole_at_the_trump_spot_keeps_the_face_its_colour_tells():
+    """Only the trump card, partly under the stock, is face up there whatever its paper's colour; the
+    stock shows whole, its back's colour says face down, and no card read over the trump card it
+    is (a trump card replaced under it would never be taken as replaced)."""
+    stock_x, stock_y = TABLE.layout.stock
+    stock = box(stock_x - 31, stock_y - 47.5, stock_x + 31, stock_y + 47.5)
+    trump = box(stock_x + 31, stock_y - 31, stock_x + 110, stock_y + 31)  # cream paper: hinted down
+    out = by_zone([stock, trump], TABLE, RecogniseConfig())
+    assert [r.face for r in out] == [Face.DOWN, Face.UP]
+    assert by_zone([replace(stock, face=Face.UP)], TABLE, RecogniseConfig())[0].face is Face.UP
+
+
 def test_where_the_play_area_reaches_the_trump_spot_only_a_card_the_stock_lies_across_is_completed():
     stock_x, stock_y = TABLE.layout.stock
     played = box(409.5, 215, 470.5, 285)  # tossed far, its lower part under another card
