@@ -241,7 +241,7 @@ class ChangeProposer:
         fragments: list[np.ndarray] = []
         reaches: list[Reach] = []
         arms: list[np.ndarray] = []
-        min_area = 0.15 * self._card[0] * self._card[1]
+        min_area = 0.15 * self._card_area
         for contour in contours:
             if cv2.contourArea(contour) < min_area:
                 continue
@@ -250,15 +250,14 @@ class ChangeProposer:
                 arms.append(contour)
                 continue
             found = self._card_boxes(contour)
-            card_area = self._card[0] * self._card[1]
             trump = None if found else self._trump_under_stock(contour)
             if len(found) > 1:
                 rows.extend(found)
             elif found or trump:
                 whole.extend(found or [trump])
-            elif cv2.contourArea(contour) < card_area:
+            elif cv2.contourArea(contour) < self._card_area:
                 fragments.append(contour)
-            elif cv2.contourArea(contour) < MAX_PEEL_CARDS * card_area:
+            elif cv2.contourArea(contour) < MAX_PEEL_CARDS * self._card_area:
                 pieced.extend(self._peeled(contour, self._peel))
         pieced.extend(self._merged(fragments))
         whole.extend(self._beside_things(arms, mask))
@@ -347,7 +346,7 @@ class ChangeProposer:
         (sought in its hull when the blob is too ragged: white cards on a checked cloth's white)."""
         hull = cv2.convexHull(contour)
         found = self._card_boxes(hull, self.config.min_fill_piled)
-        if len(found) != 1 and cv2.contourArea(contour) < MAX_PEEL_CARDS * self._card[0] * self._card[1]:
+        if len(found) != 1 and cv2.contourArea(contour) < MAX_PEEL_CARDS * self._card_area:
             found = self._peeled(contour, self._peel_piled) or self._peeled(hull, self._peel_piled)
         return [box.rectangle() for box in found]
 
@@ -375,22 +374,24 @@ class ChangeProposer:
         otherwise, those known to lie on the piles (left out while an arm moves over them) and the
         ``arms``, and kept out of the background, which would learn them."""
         assert self._pile is not None  # started by changed()
-        self._faint_cards[:] = 0
         if self._faint is None:
+            self._faint_cards[:] = 0
             return []
         known = [card.corners() for card in [box.rectangle() for box in found] + self._pile.lying]
         taken = filled(self._faint.shape, known, arms)
         rest = self._faint & ~cv2.dilate(taken, np.ones((5, 5), np.uint8))
         rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        card_area = self._card[0] * self._card[1]
         near = 0.5 * self._card[0]
         boxes: list[_Box] = []
         for contour in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             area = cv2.contourArea(contour)
-            if self._enters_from_outside(contour) or not FAINT_AREA <= area / card_area <= MAX_PEEL_CARDS:
+            if (
+                self._enters_from_outside(contour)
+                or not FAINT_AREA <= area / self._card_area <= MAX_PEEL_CARDS
+            ):
                 continue
             cards = self._card_boxes(cv2.convexHull(contour))
-            if len(cards) != 1 or area > card_area / FAINT_AREA:
+            if len(cards) != 1 or area > self._card_area / FAINT_AREA:
                 cards = self._peeled(contour, self._peel)
             boxes += [
                 cards[i]
