@@ -4,7 +4,8 @@ A card counts as placed once it has been seen lying still for ``settle_s``, in `
 frames (seen at one spot twice, a second apart, is not enough: cards carried across the table pass
 the same spots, so a card not yet placed that went unseen longer than ``settle_s`` is watched anew);
 a hand passing over it (a few frames without it) does not remove it; a card
-lifted and put back where it was keeps its identity number; its identity fuses the identifier's
+lifted and put back where it was keeps its identity number, and so does one seen again with another
+card over or under it, read as another card but still given some weight; its identity fuses the identifier's
 probabilities over the frames it was seen in (a mean at first, then a running mean that slowly
 forgets, so a card replaced under a hand shows through). A new card remembers where the arm that
 brought it crossed the table's edge (the arm seen lately whose tip came nearest it): the side of the
@@ -35,6 +36,10 @@ from companion.vision.readings import Face, Reach, Reading, polygon_iou
 
 #: Probability given to a card absent from a reading's alternatives.
 FLOOR = 1e-3
+
+#: A lost card read as another while another card lies over or under it is that card, put back
+#: or uncovered, if the reading still gives it this much.
+SHOWS_THROUGH = 0.05
 
 #: The key under which a track fuses the probability its readings leave to cards they do not list.
 UNLISTED = None
@@ -227,7 +232,7 @@ class Tracker:
                 self._supersede(reading)
         unmatched = self._match(readings, t)
         for reading in unmatched:
-            revived = None if reading.arrived else self._revive(reading, t)
+            revived = None if reading.arrived else self._revive(reading, t, _overlapped(reading, readings))
             self._tracks.append(revived or self._start(reading, t))
         for track in [tr for tr in self._tracks if t - tr.last_seen > config.absent_s]:
             self._tracks.remove(track)
@@ -329,21 +334,25 @@ class Tracker:
         distance, edge = min(near, default=(math.inf, None))
         return edge if distance <= self.config.reach_radius else None
 
-    def _revive(self, reading: Reading, t: float) -> _Track | None:
-        """The recently lost card put back near where it was, if ``reading`` can be it."""
+    def _revive(self, reading: Reading, t: float, overlapped: bool = False) -> _Track | None:
+        """The recently lost card put back near where it was, if ``reading`` can be it: not surely
+        another card, or, ``overlapped`` by another face-up card, read from what shows of it and
+        still giving it :data:`SHOWS_THROUGH` (the card it is then read as says only where it lies)."""
         center = np.asarray(reading.center, dtype=np.float64)
-        candidates = [
-            track
-            for track in self._lost
-            if np.linalg.norm(center - track.position) <= self.config.match_radius
-            and track.face == reading.face
-            and not track.contradicted_by(reading, self.config)
-        ]
+        config = self.config
+        candidates = []
+        for track in self._lost:
+            if np.linalg.norm(center - track.position) > config.match_radius or track.face != reading.face:
+                continue
+            if not track.contradicted_by(reading, config):
+                candidates.append((track, True))
+            elif overlapped and dict(reading.alternatives).get(track.identity()[0][0], 0.0) >= SHOWS_THROUGH:
+                candidates.append((track, False))
         if not candidates:
             return None
-        track = min(candidates, key=lambda tr: float(np.linalg.norm(center - tr.position)))
+        track, named = min(candidates, key=lambda pair: float(np.linalg.norm(center - pair[0].position)))
         self._lost.remove(track)
         track.placed = False
         track.rest_from(center, t)
-        track.absorb(reading, t, self.config)
+        track.absorb(reading, t, config, named)
         return track

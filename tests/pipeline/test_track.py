@@ -2,6 +2,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from companion.cards import Card
@@ -301,6 +302,30 @@ def test_a_card_laid_in_a_stall_is_kept_and_placed_though_the_next_lands_over_it
     feed(tracker, [[under, three]] * 2, start=0.2)
     state = feed(tracker, [[under, replace(three, arrived=True)]] + [[under, three]] * 6, start=0.4)
     assert sorted(str(card.card) for card in state.placed()) == ["1E", "3O"]
+
+
+@pytest.mark.parametrize(
+    ("beside", "shows", "kept"),
+    [(True, 0.17, True), (False, 0.17, False), (True, 0.01, False)],
+    ids=["half-covered", "alone", "nothing-of-it"],
+)
+def test_a_lost_card_seen_again_half_covered_is_itself_though_read_as_another(seen, beside, shows, kept):
+    """The six of batons, placed and then left unread while the pile lay still, is seen again
+    after a stall with the next player's horse half over it: read as the seven (0.81), the six
+    still weighed (0.17). It is the same card, uncovered, not a seven laid there. Read so with no
+    card over it, or with nothing left of the six in the reading, it is another card."""
+    tracker = Tracker(CONFIG)
+    (six,) = feed(tracker, [[seen(300, 308, "6B", 1.0)]] * 6).placed()
+    gone = int(CONFIG.absent_s * FPS) + 10
+    assert gone / FPS < CONFIG.revive_s
+    feed(tracker, [[]] * gone, start=0.6)
+    half = seen(303, 311, "7B", 0.81, ("6B", shows))
+    horse = seen(338, 329, "11E", 1.0)
+    frames = [[half, horse] if beside else [half]] * 8
+    state = feed(tracker, frames, start=0.6 + gone / FPS)
+    again = next(card for card in state.cards if np.linalg.norm(np.subtract(card.position, (303, 311))) < 5)
+    assert (again.id == six.id) is kept
+    assert str(again.card) == ("6B" if kept else "7B")
 
 
 def test_a_card_seen_arriving_is_placed_though_covered_at_once(seen):
