@@ -64,6 +64,8 @@ class GameState:
     unseen: frozenset[Card]
     played: frozenset[Card]
     swaps: tuple[Swap, ...]
+    held: tuple[frozenset[Card], ...]  # per seat, the cards it is known to hold (the trump card
+    # taken in a swap or drawn last, an open hand)
     contract: Contract | None = None  # the bidding families: what was bid, with whom, the scores
 
     @property
@@ -73,3 +75,7 @@ class GameState:
     @property
     def valid(self) -> bool:
         return not self.issues
+
+    def holder(self, card: Card) -> int | None:
+        """The seat known to hold ``card``, if any."""
+        return next((seat for seat, cards in enumerate(self.held) if card in cards), None)

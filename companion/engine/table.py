@@ -222,6 +222,7 @@ class Table:
             unseen=frozenset(self.unplayed - self.shown),
             played=self.played,
             swaps=tuple(self.swaps),
+            held=tuple(frozenset(cards) for cards in self.known),
             contract=contract,
         )
 

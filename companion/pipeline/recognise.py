@@ -434,6 +434,9 @@ class Recogniser:
         if out:
             state = self.session.view().state
             choice = choose(card.identity, self._allowed(state), self.config)
+        held = self._played_by_holder(card, choice, seat, t)
+        if held:
+            return out + held + self._closed(tricks_before, t)
         lies_at, where = self._played_from(card)
         if lies_at != seat and not state.tricks and not state.current:
             state, seat = self._first_is(lies_at), lies_at
@@ -458,6 +461,39 @@ class Recogniser:
         name = seat_name(state, seat)
         out.append(self._event("play", t, f"{name} plays {choice.card}", card, choice, seat))
         return out + self._closed(tricks_before, t)
+
+    def _played_by_holder(self, card: TableCard, choice: Choice, seat: int, t: float) -> list[Recognised]:
+        """``card``, surely read, is one another seat is known to hold (the trump card it took in a
+        swap, or drew last), and came from that seat's side: that seat played it, and the seats
+        from ``seat``, the seat to play, up to it played unseen, guessed (:func:`missed_before`).
+        Taken when the log has no more problems so. (From the side of the seat to play, it tells
+        rather of a swap the camera missed.)"""
+        view = self.session.view()
+        holder = view.state.holder(choice.card) if choice.card is not None else None
+        if holder is None or holder == seat or choice.doubt is not None:
+            return []
+        lies_at = self._played_from(card)[0]
+        if lies_at != holder:
+            return []
+        record = view.record
+        probe = replace(record, events=(*record.events, Event("play", seat=seat, card=choice.card)))
+        found = missed_before(probe, len(record.events), holder)
+        if found is None:
+            return []
+        first, *more, again = found
+        missed = (replace(first, type="play", ref=None, seat=seat), *more)
+        if not _no_worse(view, (*record.events, *missed, again)):
+            return []
+        evidence = f"the {choice.card} played next is known to be {seat_name(view.state, holder)}'s"
+        out = [self._guessed(event, evidence, t) for event in missed]
+        self._apply(again, choice, t)
+        self._roles[card.id] = "play"
+        self._trick_ids.append(card.id)
+        self._plays[card.id] = Played(
+            self._last_ref(), holder, choice, card.still_since, t, holder, True, card.position
+        )
+        text = f"{seat_name(view.state, holder)} plays {choice.card}"
+        return [*out, self._event("play", t, text, card, choice, holder)]
 
     def _unread(self, card: TableCard, choice: Choice, seat: int, t: float) -> list[Recognised]:
         """``card``, brought from the side of ``seat``, the seat to play, landed but reads as no card
@@ -755,14 +791,23 @@ class Recogniser:
     def _played_unseen(self, guess: Event, present: set[int], t: float) -> list[Recognised]:
         """The guessed last play of a trick taken away a card short, applied and told, and the
         trick done and collected."""
-        assert guess.seat is not None and guess.card is not None
-        name = seat_name(self.session.view().state, guess.seat)
-        why = f"{name}'s card was not seen (the trick was taken away without it): a guess"
-        self._apply(guess, Choice(guess.card, 0.0, why, ()), t)
-        self._guesses[self._last_ref()] = Guess(guess.card, guess.seat)
-        text = f"{name} played a card the camera missed: {guess.card} [check: {why}]"
-        told = Recognised("play", t, text, seat=guess.seat, card=guess.card, doubt=why, game=self.game)
+        told = self._guessed(guess, "the trick was taken away without it", t)
         return [told, self._trick_done(self.session.view().state, t), *self._collected(present, t)]
+
+    def _guessed(
+        self, event: Event, evidence: str, t: float, seat: int | None = None, ref: int | None = None
+    ) -> Recognised:
+        """Apply ``event``, a guess of the card ``seat`` (the event's, when None) played unseen
+        (``evidence``: how that shows), remembered under the log index ``ref`` of the play it makes
+        (the new entry when None), and tell it, flagged."""
+        seat = event.seat if seat is None else seat
+        assert seat is not None and event.card is not None
+        name = seat_name(self.session.view().state, seat)
+        why = f"{name}'s card was not seen ({evidence}): a guess"
+        self._apply(event, Choice(event.card, 0.0, why, ()), t)
+        self._guesses[self._last_ref() if ref is None else ref] = Guess(event.card, seat)
+        text = f"{name} played a card the camera missed: {event.card} [check: {why}]"
+        return Recognised("play", t, text, seat=seat, card=event.card, doubt=why, game=self.game)
 
     def _gone_clear(self, card: TableCard, present: set[int]) -> bool:
         """Whether the cards of the trick under way were seen taken away (their places seen bare),
@@ -798,21 +843,14 @@ class Recogniser:
         last, state = self._plays[last_id], self.session.view().state
         tricks_before = len(state.tricks) - (not state.current)  # before the last card, the log's last play
         *missed, again = events
-        out = []
         evidence = (
             "it won the trick, and the card after its lead came from the seat after it"
             if again.seat == last.seat
             else "the next cards came from the seats after it"
         )
-        for event in missed:
-            seat = last.seat if event.seat is None else event.seat  # an amend names no seat
-            name = seat_name(state, seat)
-            why = f"{name}'s card was not seen ({evidence}): a guess"
-            self._apply(event, Choice(event.card, 0.0, why, ()), t)
-            ref = last.ref if event.type == "amend" else self._last_ref()
-            self._guesses[ref] = Guess(event.card, seat)
-            text = f"{name} played a card the camera missed: {event.card} [check: {why}]"
-            out.append(Recognised("play", t, text, seat=seat, card=event.card, doubt=why, game=self.game))
+        # the first missed play amends the last card's entry, naming no seat: the last card's
+        out = [self._guessed(event, evidence, t, last.seat, last.ref) for event in missed[:1]]
+        out += [self._guessed(event, evidence, t) for event in missed[1:]]
         self._apply(again, replace(last.choice, doubt=None), last.t)
         self._plays[last_id] = replace(last, ref=self._last_ref(), seat=last.side)
         text = f"{seat_name(state, last.side)} plays {last.choice.card}"

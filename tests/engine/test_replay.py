@@ -71,6 +71,13 @@ def test_swap_with_the_seven_and_the_two():
     assert Card.parse("12O") not in state.unseen and Card.parse("7O") not in state.unseen
 
 
+def test_a_card_taken_in_a_swap_is_known_in_the_hand_that_took_it_until_played():
+    state = replay(record("brisca-2", "trump 1O; 0 4C; 1 5C; swap 1 7O"))
+    assert state.holder(Card.parse("1O")) == 1 and state.holder(Card.parse("7O")) is None
+    played = replay(record("brisca-2", "trump 1O; 0 4C; 1 5C; swap 1 7O; 1 1O"))
+    assert played.holder(Card.parse("1O")) is None
+
+
 @pytest.mark.parametrize(
     ("rules", "events"),
     [

@@ -688,6 +688,46 @@ def test_a_lone_guess_is_the_card_nobody_else_played_once_the_game_is_over(seen)
     assert script.session.view().flags == ()
 
 
+@pytest.mark.parametrize("from_holder", [True, False], ids=["from-its-side", "from-the-seat-to-play"])
+def test_a_card_known_in_a_hand_from_that_side_is_that_seats_play_and_the_seat_before_it_played_unseen(
+    seen, from_holder
+):
+    """Four players, the stock played out: the last drawer holds the card that lay face up (or a
+    seat the card it took in a swap), as everyone saw. The trick is led; the next seat's card goes
+    unseen, and that known card comes from its holder's side, surely read: it is the holder's
+    card, and the card before it a guess, flagged. From the side of the seat to play, it is that
+    seat's card (a swap the camera missed), flagged."""
+    found = (_known_card_third(random_game("brisca-4", seed)) for seed in range(200))
+    game, first, plays = next(case for case in found if case is not None)
+    (lead, missed, known) = plays[:3]
+    script = Script(seen, "brisca-4", ("Ana", "Luis", "Eva", "Pau"))
+    script.session.load(replace(game, events=game.events[: first + 1]))
+    assert script.state.current == (lead,) and script.state.holder(known[1]) == known[0]
+    side = known[0] if from_holder else missed[0]
+    _tossed(script, side, "c", str(known[1]), NEAR[side])
+    state = script.state
+    (flag,) = script.session.view().flags
+    if from_holder:
+        assert state.current[::2] == (lead, known) and state.current[1][0] == missed[0] and state.valid
+        assert "card was not seen (the" in flag.reason and "known to be" in flag.reason
+        assert [e.kind for e in script.events] == ["play", "play"]
+    else:
+        assert state.current == (lead, (missed[0], known[1]))
+        assert "known to be in the hand" in flag.reason
+
+
+def _known_card_third(game):
+    """The first trick whose third card the seat that played it was known to hold when the trick
+    was led, with the log index of its lead and its plays; None when no trick has one."""
+    indices = [i for i, e in enumerate(game.events) if e.type == "play"]
+    for trick in replay(game).tricks:
+        first = indices[4 * trick.n - 4]
+        seat, card = trick.plays[2]
+        if replay(replace(game, events=game.events[: first + 1])).holder(card) == seat:
+            return game, first, trick.plays
+    return None
+
+
 def _leader_won(game, n: int) -> bool:
     trick = replay(game).tricks[n]
     return trick.winner == trick.leader
