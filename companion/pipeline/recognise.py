@@ -470,11 +470,9 @@ class Recogniser:
         rather of a swap the camera missed.)"""
         view = self.session.view()
         holder = view.state.holder(choice.card) if choice.card is not None else None
-        if holder is None or holder == seat or choice.doubt is not None:
+        if holder in (None, seat) or choice.doubt is not None or self._played_from(card)[0] != holder:
             return []
-        lies_at = self._played_from(card)[0]
-        if lies_at != holder:
-            return []
+        assert holder is not None
         record = view.record
         probe = replace(record, events=(*record.events, Event("play", seat=seat, card=choice.card)))
         found = missed_before(probe, len(record.events), holder)
@@ -848,7 +846,7 @@ class Recogniser:
             if again.seat == last.seat
             else "the next cards came from the seats after it"
         )
-        # the first missed play amends the last card's entry, naming no seat: the last card's
+        # the first missed play amends the last card's log entry, and names no seat: that card's
         out = [self._guessed(event, evidence, t, last.seat, last.ref) for event in missed[:1]]
         out += [self._guessed(event, evidence, t) for event in missed[1:]]
         self._apply(again, replace(last.choice, doubt=None), last.t)

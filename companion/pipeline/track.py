@@ -3,9 +3,9 @@
 A card counts as placed once it has been seen lying still for ``settle_s``, in ``min_sightings``
 frames (seen at one spot twice, a second apart, is not enough: cards carried across the table pass
 the same spots, so a card not yet placed that went unseen longer than ``settle_s`` is watched anew);
-a hand passing over it (a few frames without it) does not remove it; a card
-lifted and put back where it was keeps its identity number, and so does one seen again with another
-card over or under it, read as another card but still given some weight; its identity fuses the identifier's
+a hand passing over it (a few frames without it) does not remove it; a card lifted and put back
+where it was keeps its identity number, and so does one seen again with another card over or under
+it, read as another card but still given some weight; its identity fuses the identifier's
 probabilities over the frames it was seen in (a mean at first, then a running mean that slowly
 forgets, so a card replaced under a hand shows through). A new card remembers where the arm that
 brought it crossed the table's edge (the arm seen lately whose tip came nearest it): the side of the
@@ -334,7 +334,7 @@ class Tracker:
         distance, edge = min(near, default=(math.inf, None))
         return edge if distance <= self.config.reach_radius else None
 
-    def _revive(self, reading: Reading, t: float, overlapped: bool = False) -> _Track | None:
+    def _revive(self, reading: Reading, t: float, overlapped: bool) -> _Track | None:
         """The recently lost card put back near where it was, if ``reading`` can be it: not surely
         another card, or, ``overlapped`` by another face-up card, read from what shows of it and
         still giving it :data:`SHOWS_THROUGH` (the card it is then read as says only where it lies)."""
