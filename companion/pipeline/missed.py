@@ -9,7 +9,9 @@ leave each trick to the seat the next lead came from. A trick taken away one car
 last card played unseen, a guess that leaves the trick to the side the next lead came from. A
 trick's last card missed otherwise, when its seat won the trick and led the next, leaves no side
 out of turn until the card after that lead: it comes from the seat after the leader while the
-rules gave the trick to another. A card that landed in turn but could not be read is played as a
+rules gave the trick to another. A card of the last trick read unsure, taken for a card that left
+that trick to another seat than the one the next lead came from, was the first other card it was
+read as that gives it to that seat. A card that landed in turn but could not be read is played as a
 guess too. A guess is changed when its card is played later, surely read.
 
 Pure functions of game records; the recogniser applies what they return (``amend`` and ``play``
@@ -19,7 +21,7 @@ events, appended: the log keeps what was played before).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from companion.cards import Card, Suit, deck
@@ -88,15 +90,39 @@ def won_by(record: GameRecord, lead: int, guesses: Iterable[int], seat: int) -> 
     indices) amended to the likeliest card that makes ``seat`` win it, and the lead amended to
     ``seat``. None when the lead is ``seat``'s already, or no guess of that trick can do it."""
     now = replay(record)
+    if len(now.current) != 1:
+        return None
+    likely = _likely(playable(now) - {now.current[0][1]}, now.trump_suit)
+    return _won_with(record, lead, {ref: likely for ref in guesses}, seat)
+
+
+def read_otherwise(
+    record: GameRecord, lead: int, readings: Mapping[int, Sequence[Card]], seat: int
+) -> tuple[Event, ...] | None:
+    """Events that give the last trick to ``seat``, the side the lead after it (the play ``lead``,
+    the last event of ``record``) came from: a play of that trick read unsure (``readings``: the
+    other cards each such play, by its log index, was read as, likeliest first) amended to the
+    first of them that makes ``seat`` win it, and the lead amended to ``seat``. None when the lead
+    is ``seat``'s already, or no such reading can do it."""
+    return _won_with(record, lead, readings, seat)
+
+
+def _won_with(
+    record: GameRecord, lead: int, cards: Mapping[int, Sequence[Card]], seat: int
+) -> tuple[Event, ...] | None:
+    """The amendments of :func:`won_by` and :func:`read_otherwise`: a play of the last trick (a key
+    of ``cards``, the latest first) amended to the first of its ``cards`` that lets ``seat`` win
+    that trick with no more problems, and the lead amended to ``seat``."""
+    now = replay(record)
     if lead != len(record.events) - 1 or len(now.current) != 1 or now.current[0][0] == seat or not now.tricks:
         return None
     trick, log = now.tricks[-1], effective_log(record.events)[0]
     issues = [issue for issue in now.issues if issue.event != lead]  # the lead's own go with its seat
-    for ref in sorted(guesses, reverse=True):
-        guessed = log[ref]
-        if guessed is None or (guessed.seat, guessed.card) not in trick.plays:
+    for ref in sorted(cards, reverse=True):
+        played = log[ref]
+        if played is None or (played.seat, played.card) not in trick.plays:
             continue
-        for card in _likely(playable(now) - {now.current[0][1]}, now.trump_suit):
+        for card in cards[ref]:
             events = (
                 Event("amend", ref=ref, card=card),
                 Event("amend", ref=lead, seat=seat),

@@ -47,6 +47,7 @@ from companion.pipeline.missed import (
     missed_before,
     only_way,
     playable,
+    read_otherwise,
     short_by,
     taken_short,
     unread,
@@ -699,12 +700,14 @@ class Recogniser:
     def _missed_before_last(self, card: TableCard, t: float) -> list[Recognised]:
         """``card``, new and surely read, was brought from the side of a seat not to play, and so
         was the last card played (or that card closed a trick the rules gave another seat): the
-        camera missed a card before that one. Either a guessed card of the trick before it (the last
-        card led) was one that left that trick to the side the lead came from (:func:`won_by`), or
-        the seats from the one the last card was given to, up to the one it came from, played unseen
-        (:func:`missed_before`; the last card's own seat, whose card in the trick was missed, when it
-        won the trick and led that card). Taken when it leaves the side of ``card`` to play and the
-        log with no more problems; the last play's flag (the side it came from) is settled."""
+        camera missed a card before that one, or misread one. Either a guessed card of the trick
+        before it (the last card led) was one that left that trick to the side the lead came from
+        (:func:`won_by`), or a card of it read unsure was another card it was read as that did
+        (:func:`read_otherwise`), or the seats from the one the last card was given to, up to the one
+        it came from, played unseen (:func:`missed_before`; the last card's own seat, whose card in
+        the trick was missed, when it won the trick and led that card). Taken when it leaves the
+        side of ``card`` to play and the log with no more problems; the last play's flag (the side
+        it came from) is settled."""
         if self._over or not self._plays or card.brought_from is None or card.confidence < self.config.sure:
             return []  # every new card in every frame: the cheap tests first
         view = self.session.view()
@@ -721,9 +724,13 @@ class Recogniser:
             return []  # the last card came in turn, and led or won (its trick's card may have been missed)
         explanations = (
             (lambda: won_by(record, last.ref, self._guesses, last.side), self._tell_won_by),
+            (
+                lambda: read_otherwise(record, last.ref, self._unsure_reads(), last.side),
+                self._tell_read_otherwise,
+            ),
             (lambda: missed_before(record, last.ref, last.side, side), self._tell_missed),
         )
-        for explain, tell in explanations:  # the second only where the first explains nothing
+        for explain, tell in explanations:  # each only where those before it explain nothing
             events = explain()
             if events is None:
                 continue
@@ -823,14 +830,47 @@ class Recogniser:
 
     def _tell_won_by(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:
         """Apply :func:`won_by`'s amendments: a guess changed, the lead given to the trick's winner."""
-        (guess_amend, lead_amend), last = events, self._plays[last_id]
+        guess_amend, lead_amend = events
         reguessed = self._reguess(guess_amend, "one that leaves the trick to the seat that led next", t)
+        return [reguessed, *self._lead_given(last_id, lead_amend, t)]
+
+    def _unsure_reads(self) -> dict[int, list[Card]]:
+        """The plays read unsure, by log index, each with the other cards it was read as."""
+        return {
+            play.ref: [card for card, _ in play.choice.alternatives if card != play.choice.card]
+            for play in self._plays.values()
+            if not play.sure
+        }
+
+    def _tell_read_otherwise(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:
+        """Apply :func:`read_otherwise`'s amendments: a play read unsure changed to another card it was
+        read as, flagged in place of its flag before, and the lead given to the trick's winner."""
+        amend, lead_amend = events
+        assert amend.card is not None
+        earlier = next(i for i, play in self._plays.items() if play.ref == amend.ref)
+        play = self._plays[earlier]
+        name = seat_name(self.session.view().state, play.seat)
+        doubt = (
+            f"read as {play.choice.card} or {amend.card}: the {amend.card} leaves the trick to the next lead"
+        )
+        p = dict(play.choice.alternatives).get(amend.card, 0.0)
+        choice = Choice(amend.card, p, doubt, play.choice.alternatives)
+        self._settle_flags(amend.ref)
+        self._apply(amend, choice, t)
+        self._plays[earlier] = replace(play, choice=choice)
+        text = f"{name} played {amend.card}, not {play.choice.card} [check: {doubt}]"
+        told = Recognised("amend", t, text, seat=play.seat, card=amend.card, doubt=doubt, game=self.game)
+        return [told, *self._lead_given(last_id, lead_amend, t)]
+
+    def _lead_given(self, last_id: int, lead_amend: Event, t: float) -> list[Recognised]:
+        """Give the last card played, a lead, to the seat it came from, the trick before's winner
+        now; tell that trick again, and the lead."""
+        last = self._plays[last_id]
         self._apply(lead_amend, replace(last.choice, doubt=None), t)
         self._plays[last_id] = replace(last, seat=last.side)
         state = self.session.view().state
         lead = f"{seat_name(state, last.side)} plays {last.choice.card}"
         return [
-            reguessed,
             self._trick_told(state.tricks[-1], t),
             Recognised("play", t, lead, last.side, last.choice.card, last.rested, game=self.game),
         ]

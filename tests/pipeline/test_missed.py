@@ -14,6 +14,7 @@ from companion.pipeline.missed import (
     missed_before,
     only_way,
     playable,
+    read_otherwise,
     taken_short,
     unread,
     won_by,
@@ -130,6 +131,45 @@ def test_a_guess_that_lost_a_trick_its_card_won_is_changed_when_the_next_lead_co
     fixed = replace(told, events=(*told.events, *amended))
     assert replay(fixed).valid
     assert _seats(fixed) == _seats(replace(game, events=truth[: missed + 3]))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), pick=st.floats(0, 1, exclude_max=True))
+def test_a_card_misread_as_one_that_lost_its_trick_is_read_otherwise_when_the_next_lead_comes_from_its_side(
+    preset, seed, pick
+):
+    """A trick's winning card, read unsure, was taken for a card still unplayed that left the trick
+    to another seat; the next lead, given to that seat, came from the side of the true winner.
+    Of the cards it was read as, the first that gives the trick back to that side is taken, and
+    the lead given to it: every card is then with its seat, the misread one as it truly was."""
+    game = random_game(preset, seed)
+    state, indices = replay(game), [i for i, e in enumerate(game.events) if e.type == "play"]
+    seats = state.rules.seats
+    cases = []
+    for trick in state.tricks[:-1]:
+        lead = indices[seats * trick.n]
+        won = indices[
+            seats * (trick.n - 1) + next(k for k, p in enumerate(trick.plays) if p[0] == trick.winner)
+        ]
+        before = replay(replace(game, events=game.events[:lead]))
+        for card in sorted(playable(replay(replace(game, events=game.events[:won]))), key=str):
+            misread = (*game.events[:won], replace(game.events[won], card=card), *game.events[won + 1 : lead])
+            wrong = replay(replace(game, events=misread))
+            if wrong.valid and wrong.tricks[-1].winner != trick.winner and card not in before.played:
+                cases.append((won, lead, card, wrong.tricks[-1].winner))
+                break
+    assume(cases)
+    won, lead, card, loser = cases[int(pick * len(cases))]
+    truth = game.events
+    told = replace(game, events=(*truth[:won], replace(truth[won], card=card), *truth[won + 1 : lead]))
+    told = replace(told, events=(*told.events, replace(truth[lead], seat=loser)))
+    amended = read_otherwise(told, lead, {won: [card, truth[won].card]}, truth[lead].seat)
+    assert amended is not None and amended[0].card == truth[won].card
+    fixed = replace(told, events=(*told.events, *amended))
+    assert replay(fixed).valid
+    assert _seats(fixed) == _seats(replace(game, events=truth[: lead + 1]))
+    assert read_otherwise(told, lead, {won: [card]}, truth[lead].seat) is None  # no other reading: none
 
 
 def test_a_guess_played_later_is_changed_to_a_card_that_leaves_each_trick_to_its_winner():

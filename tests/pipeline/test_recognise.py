@@ -574,6 +574,32 @@ def test_a_trick_told_again_with_its_missed_card_keeps_the_snapshot_of_when_it_w
     assert sorted(r["card"] for r in snapshot["readings"]) == ["1C", "3O", "5B"]  # not the seven, come since
 
 
+def test_a_card_read_unsure_that_lost_its_trick_is_the_other_card_it_was_read_as_once_the_next_cards_tell(
+    seen,
+):
+    """Luis's answer to Ana's ace of cups is read unsure, the four of cups (0.49) or the two of
+    coins, a trump (0.47): taken for the four, it left the trick to Ana. Then the lead comes from
+    Luis's side and the card after it from Ana's: Luis won that trick. His card becomes the two,
+    flagged, and the lead his."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "4C", (320.0, 300.0), 0.49, ("2O", 0.47)).take("a", "b").hold(2)
+    assert script.state.tricks[0].winner == 0
+    _tossed(script, 1, "c", "5B", (320.0, 300.0))
+    _tossed(script, 0, "d", "7B", (320.0, 340.0))
+    state = script.state
+    assert [(s, str(c)) for t in state.tricks for s, c in t.plays] == [
+        (0, "1C"),
+        (1, "2O"),
+        (1, "5B"),
+        (0, "7B"),
+    ]
+    assert state.valid and state.tricks[0].winner == 1
+    (flag,) = script.session.view().flags
+    assert "read as 4C or 2O" in flag.reason
+    assert "missed" not in " ".join(e.text for e in script.events)
+
+
 def test_one_card_from_the_side_of_a_seat_not_to_play_is_no_missed_card(seen):
     """The five came from Ana's side while Luis was to play, but the next card came from the side
     of the seat to play as told: nothing was missed, the five stays Luis's, flagged."""
