@@ -522,6 +522,11 @@ def test_a_doubtful_play_is_amended_when_the_card_it_was_taken_for_is_played_sur
         assert "6O" in script.events[-1].doubt
 
 
+def _tricks_played(state) -> list[tuple[int, str]]:
+    """Who played which card in the tricks done, in order."""
+    return [(seat, str(card)) for trick in state.tricks for seat, card in trick.plays]
+
+
 def _tossed(script: Script, seat: int, name: str, card: str, at: tuple[float, float], *reading) -> Script:
     """``seat``'s arm brings ``card`` to ``at`` (read with the probability and alternatives of
     ``reading``, when given) and leaves."""
@@ -544,12 +549,7 @@ def test_a_card_the_camera_missed_is_guessed_once_two_cards_came_from_the_seats_
     card a guess of no points that leaves the trick to Ana, flagged; the log keeps what was told."""
     script = _lead_unseen(seen)
     state = script.state
-    assert [(s, str(c)) for t in state.tricks for s, c in t.plays] == [
-        (0, "1C"),
-        (1, "2B"),
-        (0, "5B"),
-        (1, "7B"),
-    ]
+    assert _tricks_played(state) == [(0, "1C"), (1, "2B"), (0, "5B"), (1, "7B")]
     (flag,) = script.session.view().flags
     assert flag.seq == 2 and "Luis's card was not seen" in flag.reason  # on the play it amends
     record = script.session.view().record
@@ -588,12 +588,7 @@ def test_a_card_read_unsure_that_lost_its_trick_is_the_other_card_it_was_read_as
     _tossed(script, 1, "c", "5B", (320.0, 300.0))
     _tossed(script, 0, "d", "7B", (320.0, 340.0))
     state = script.state
-    assert [(s, str(c)) for t in state.tricks for s, c in t.plays] == [
-        (0, "1C"),
-        (1, "2O"),
-        (1, "5B"),
-        (0, "7B"),
-    ]
+    assert _tricks_played(state) == [(0, "1C"), (1, "2O"), (1, "5B"), (0, "7B")]
     assert state.valid and state.tricks[0].winner == 1
     (flag,) = script.session.view().flags
     assert "read as 4C or 2O" in flag.reason
