@@ -88,12 +88,13 @@ def won_by(record: GameRecord, lead: int, guesses: Iterable[int], seat: int) -> 
     """Events that give the last trick to ``seat``, the side the lead after it (the play ``lead``,
     the last event of ``record``) came from: a guessed play of that trick (``guesses``: their log
     indices) amended to the likeliest card that makes ``seat`` win it, and the lead amended to
-    ``seat``. None when the lead is ``seat``'s already, or no guess of that trick can do it."""
+    ``seat`` (:func:`read_otherwise`, each guess read as every card it may be). None when the lead
+    is ``seat``'s already, or no guess of that trick can do it."""
     now = replay(record)
     if len(now.current) != 1:
         return None
     likely = _likely(playable(now) - {now.current[0][1]}, now.trump_suit)
-    return _won_with(record, lead, {ref: likely for ref in guesses}, seat)
+    return read_otherwise(record, lead, {ref: likely for ref in guesses}, seat)
 
 
 def read_otherwise(
@@ -102,27 +103,19 @@ def read_otherwise(
     """Events that give the last trick to ``seat``, the side the lead after it (the play ``lead``,
     the last event of ``record``) came from: a play of that trick read unsure (``readings``: the
     other cards each such play, by its log index, was read as, likeliest first) amended to the
-    first of them that makes ``seat`` win it, and the lead amended to ``seat``. None when the lead
-    is ``seat``'s already, or no such reading can do it."""
-    return _won_with(record, lead, readings, seat)
-
-
-def _won_with(
-    record: GameRecord, lead: int, cards: Mapping[int, Sequence[Card]], seat: int
-) -> tuple[Event, ...] | None:
-    """The amendments of :func:`won_by` and :func:`read_otherwise`: a play of the last trick (a key
-    of ``cards``, the latest first) amended to the first of its ``cards`` that lets ``seat`` win
-    that trick with no more problems, and the lead amended to ``seat``."""
+    first of them that makes ``seat`` win it with no more problems (the latest play first), and
+    the lead amended to ``seat``. None when the lead is ``seat``'s already, or no such reading can
+    do it."""
     now = replay(record)
     if lead != len(record.events) - 1 or len(now.current) != 1 or now.current[0][0] == seat or not now.tricks:
         return None
     trick, log = now.tricks[-1], effective_log(record.events)[0]
     issues = [issue for issue in now.issues if issue.event != lead]  # the lead's own go with its seat
-    for ref in sorted(cards, reverse=True):
+    for ref in sorted(readings, reverse=True):
         played = log[ref]
         if played is None or (played.seat, played.card) not in trick.plays:
             continue
-        for card in cards[ref]:
+        for card in readings[ref]:
             events = (
                 Event("amend", ref=ref, card=card),
                 Event("amend", ref=lead, seat=seat),
