@@ -839,7 +839,7 @@ class Recogniser:
         return {
             play.ref: [card for card, _ in play.choice.alternatives if card != play.choice.card]
             for play in self._plays.values()
-            if not play.sure
+            if not play.sure and play.choice.alternatives
         }
 
     def _tell_read_otherwise(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:

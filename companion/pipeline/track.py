@@ -232,7 +232,7 @@ class Tracker:
                 self._supersede(reading)
         unmatched = self._match(readings, t)
         for reading in unmatched:
-            revived = None if reading.arrived else self._revive(reading, t, _overlapped(reading, readings))
+            revived = None if reading.arrived else self._revive(reading, t, readings)
             self._tracks.append(revived or self._start(reading, t))
         for track in [tr for tr in self._tracks if t - tr.last_seen > config.absent_s]:
             self._tracks.remove(track)
@@ -334,10 +334,11 @@ class Tracker:
         distance, edge = min(near, default=(math.inf, None))
         return edge if distance <= self.config.reach_radius else None
 
-    def _revive(self, reading: Reading, t: float, overlapped: bool) -> _Track | None:
+    def _revive(self, reading: Reading, t: float, readings: Sequence[Reading]) -> _Track | None:
         """The recently lost card put back near where it was, if ``reading`` can be it: not surely
-        another card, or, ``overlapped`` by another face-up card, read from what shows of it and
-        still giving it :data:`SHOWS_THROUGH` (the card it is then read as says only where it lies)."""
+        another card, or, overlapped by another face-up card of the frame's ``readings``, read from
+        what shows of it and still giving it :data:`SHOWS_THROUGH` (the card it is then read as says
+        only where it lies)."""
         center = np.asarray(reading.center, dtype=np.float64)
         config = self.config
         candidates = []
@@ -346,7 +347,10 @@ class Tracker:
                 continue
             if not track.contradicted_by(reading, config):
                 candidates.append((track, True))
-            elif overlapped and dict(reading.alternatives).get(track.identity()[0][0], 0.0) >= SHOWS_THROUGH:
+            elif (
+                dict(reading.alternatives).get(track.identity()[0][0], 0.0) >= SHOWS_THROUGH
+                and _overlapped(reading, readings)  # the costlier test last: rarely reached
+            ):
                 candidates.append((track, False))
         if not candidates:
             return None
