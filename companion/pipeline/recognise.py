@@ -1,33 +1,33 @@
 """Recognition: table-state changes + the rules -> game events.
 
-Vision proposes, rules dispose: each new card's fused probabilities are narrowed
-to the cards the rules still allow (the engine's ``unseen``; for the trump spot,
-the current trump card or a swap card), and the best consistent card is played
-by the seat whose turn the engine says it is, checked against where it lies. A
-card that stays doubtful is played anyway while in view, flagged for confirmation
-with its alternatives, so the game goes on and nothing is silently guessed. A
-trick is gathered before the next is led: a card that shows while the last trick
-still lies there is held back (one of its cards, moved or seen anew), and a card
-at the trump spot is no swap while the face-up trump card is still seen there. A
-swap the camera missed shows when the card it took is played: it goes into the
-record then (in the last drawing turn, when the last drawer was to take that card).
-A card found only after the trick's last card, though it came to rest with it, was
-tossed first (almost exactly onto the card under it) when that last card was brought
-from the side of the seat to play next: the last play is amended to it, and the last
-card is played again by the next seat; the log keeps both. A card played as a doubtful reading,
-nearly as likely another card, was that other card when the card it was taken for is played
-later, surely read: the play is amended, its flag settled. A swap seen at the trump
-spot goes to the seat to play, a guess amended when another seat plays, surely read,
-the card it took. A card missed altogether (white print on a white card, a stalled stream) shows
-when two cards in a row came from the sides of later seats than the rules expect, when the trick
-under way went from the table a card short before the next lead came (from a side not to play, or
-clear of where the trick lay), or, a trick's last card, when the card after the next lead came
-from the seat after the leader while the rules gave the trick to another: the missed plays go
-into the log as flagged guesses (:mod:`companion.pipeline.missed`), changed as their cards show
-up. Where the play area reaches into the trump spot (many players), a card there is at the trump
-spot only near where the face-up trump card lay. The camera does not see the hands: a play is not
-refused for a hand never shown (open hands, ``brisca-descubierta``), which every card would be
-alike, though the engine still records it.
+Vision proposes, rules dispose: each new card's fused probabilities are narrowed to the cards the
+rules still allow (the engine's ``unseen``; for the trump spot, the current trump card or a swap
+card), and the best consistent card is played by the seat whose turn the engine says it is, checked
+against where it lies. A card that stays doubtful is played anyway while in view, flagged for
+confirmation with its alternatives, so the game goes on and nothing is silently guessed. A trick is
+gathered before the next is led: a card that shows while the last trick still lies there is held
+back (one of its cards, moved or seen anew), and a card at the trump spot is no swap while the
+face-up trump card is still seen there. A swap the camera missed shows when the card it took is
+played: it goes into the record then (in the last drawing turn, when the last drawer was to take
+that card). A card found only after the trick's last card, though it came to rest with it, was
+tossed first (almost exactly onto the card under it) when that last card was brought from the side
+of the seat to play next: the last play is amended to it, and the last card is played again by the
+next seat; the log keeps both. A card played as a doubtful reading, nearly as likely another card,
+was that other card when the card it was taken for is played later, surely read: the play is
+amended, its flag settled. A swap seen at the trump spot goes to the seat to play, a guess amended
+when another seat plays, surely read, the card it took; a card there that reads as neither the trump
+card nor a card that may take its place (under the hand that swaps it) is watched until it does. A
+card missed altogether (white print on a white card, a stalled stream) shows when two cards in a row
+came from the sides of later seats than the rules expect, when the trick under way went from the
+table a card short before the next lead came (from a side not to play, or clear of where the trick
+lay), when a hand took the trick under way away, a card short or its last card from another side
+than its seat's, from the side of the seat that won it (the winner takes the trick), or, a trick's
+last card, when the card after the next lead came from the seat after the leader while the rules
+gave the trick to another: the missed plays go into the log as flagged guesses
+(:mod:`companion.pipeline.missed`), changed as their cards show up. Where the play area reaches into
+the trump spot (many players), a card there is at the trump spot only near where the face-up trump
+card lay. The camera does not see the hands: a play is not refused for a hand never shown (open
+hands, ``brisca-descubierta``), which every card would be alike, though the engine still records it.
 """
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ class Recogniser:
         self.zones = zones
         self.config = config or RecogniseConfig()
         self.game = 1
-        self._roles: dict[int, str] = {}  # card id -> "trump", "play", "ignored"
+        self._roles: dict[int, str] = {}  # card id -> "trump", "spot" (watched there), "play", "ignored"
         self._placed_at: dict[int, float] = {}
         self._uncollected: list[tuple[int, frozenset[int]]] = []  # (trick n, its card ids)
         self._trick_ids: list[int] = []
@@ -185,6 +185,9 @@ class Recogniser:
         self._guesses: dict[int, Guess] = {}  # a missed or unread play's log index -> its guess
         self._unexplained: tuple[int, int] | None = None  # (card id, log length) no missed play explained
         self._last_seen: dict[int, float] = {}  # a trick card's id -> when it was last seen
+        self._reached: dict[int, tuple[float, tuple[float, float]] | None] = {}  # a trick card's id ->
+        # the last arm that reached over it since it was seen (when, where it crossed the edge)
+        self._taken_tried: tuple[frozenset[int], int] | None = None  # (trick ids, log length) tried
         self._trick_gone_at: float | None = None  # when the table lost the last card of the trick under way
         self._cleared: set[int] = set()  # trick cards seen taken away (their place seen bare)
         self._over = False
@@ -197,13 +200,17 @@ class Recogniser:
                 self._placed_at.setdefault(card.id, table.t)
                 if card.id not in self._roles:
                     new.append(card)
-                elif self._roles[card.id] == "trump" and not self._over:
-                    self._trump_at = card.position
+                elif self._roles[card.id] in ("trump", "spot") and not self._over:
+                    if self._roles[card.id] == "trump":
+                        self._trump_at = card.position
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
         self._cleared |= table.cleared.intersection(self._trick_ids)
         self._last_seen.update(
             (card.id, card.last_seen) for card in table.cards if card.id in self._trick_ids
+        )
+        self._reached.update(
+            (card.id, card.reached_over) for card in table.cards if card.id in self._trick_ids
         )
         if not self._trick_ids or present.intersection(self._trick_ids):
             self._trick_gone_at = None
@@ -211,6 +218,7 @@ class Recogniser:
             self._trick_gone_at = table.t
         out += self._collected(present, table.t)
         out += self._last_card_unseen(present, table.t)
+        out += self._taken_by_hand(table, present)
         for card in self._in_turn(new):
             if self._lies_at_trump_spot(card):
                 out += self._at_trump_spot(card, table) or []
@@ -288,8 +296,8 @@ class Recogniser:
         if freed:  # the swap is taken in the next frame, its card no longer a missed play's
             return freed
         swaps = swap_cards(state, trump)
-        if _mass(card, {trump, *swaps}) < self.config.spot_mass:  # the stock, a shadow: not the trump card
-            self._roles[card.id] = "ignored"
+        if _mass(card, {trump, *swaps}) < self.config.spot_mass:  # the stock, a shadow, a card under a hand
+            self._roles[card.id] = "spot"  # watched: a card swapped under a hand reads once the hand lifts
             return []
         choice = choose(card.identity, {trump, *swaps}, self.config)
         if choice.card == trump:  # the same card, seen anew
@@ -377,6 +385,7 @@ class Recogniser:
         seat = self._swap(choice, t)
         if seat is None:
             return []
+        self._roles[card.id] = "trump"
         name = seat_name(state, seat)
         return [self._event("swap", t, f"{name} swaps {face_up} for {choice.card}", card, choice, seat)]
 
@@ -776,6 +785,67 @@ class Recogniser:
             return None
         return self._played_unseen(guess, present, t)
 
+    def _taken_by_hand(self, table: TableState, present: set[int]) -> list[Recognised]:
+        """The trick under way went from the table with an arm that reached over its cards, unseen
+        since, that left them ``taken_wait_s`` ago, and no new card lies over where they lay (an
+        arm that brings a card over them leaves it there): the seat on that arm's side won the
+        trick (the winner takes it). Its last card brought from the side of a seat after the one
+        it was given to, the seats from that one on played unseen (:meth:`_taken_after_missed`);
+        else, short of its last card, that card was played unseen, a guess that leaves the trick
+        to that seat (:func:`taken_short`)."""
+        if self._over or not self._trick_ids or present.intersection(self._trick_ids):
+            return []  # every frame: the cheap tests first
+        reached = [r for r in (self._reached.get(i) for i in self._trick_ids) if r is not None]
+        t = table.t
+        if not reached or t - max(reached)[0] < self.config.taken_wait_s or self._covered(table):
+            return []
+        view = self.session.view()
+        state, record = view.state, view.record
+        tried = (frozenset(self._trick_ids), len(record.events))
+        if tried == self._taken_tried:
+            return []
+        self._taken_tried = tried
+        side = self.zones.nearest_seat(max(reached)[1])
+        missed = self._taken_after_missed(side, present, t)
+        if missed or len(state.current) != state.rules.seats - 1:
+            return missed
+        guess = taken_short(record, side)
+        if guess is None or guess.seat is None:
+            return []
+        evidence = f"the trick was taken away without it, by the hand of {seat_name(state, side)}"
+        return self._played_unseen(guess, present, t, evidence)
+
+    def _taken_after_missed(self, side: int, present: set[int], t: float) -> list[Recognised]:
+        """The last card of the trick under way was brought from the side of a seat after the one
+        it was given to, and ``side``'s hand took the trick: the seats from the one it was given to
+        on played unseen, guesses that close the trick and leave it to ``side``
+        (:func:`missed_before`), and the card was its side's."""
+        view = self.session.view()
+        record = view.record
+        last_id = max(self._trick_ids, key=lambda i: self._plays[i].ref)
+        last = self._plays[last_id]
+        if last.side == last.seat or last.ref != len(record.events) - 1:
+            return []
+        events = missed_before(record, last.ref, last.side, side)
+        if events is None:
+            return []
+        amended = (*record.events, *events)
+        after = replay(replace(record, events=amended))
+        if after.current or after.to_play != side or not _no_worse(view, amended):
+            return []
+        self._settle_flags(last.ref)
+        return [*self._tell_missed(last_id, events, t), *self._collected(present, t)]
+
+    def _covered(self, table: TableState) -> bool:
+        """Whether a card not yet taken in lies within a card's length of a card of the trick under way."""
+        spots = [self._plays[i].at for i in self._trick_ids]
+        return any(
+            np.hypot(*np.subtract(spot, card.position)) <= max(CARD_MM)
+            for card in table.cards
+            if card.id not in self._roles and card.face is Face.UP
+            for spot in spots
+        )
+
     def _at_the_stock(self, card: TableCard) -> bool:
         """Whether ``card`` is the trump card under the stock, or lies where it lies (the card seen
         there may be one the rules no longer expect there: a swap taken for a missed play)."""
@@ -793,10 +863,12 @@ class Recogniser:
         sighting kept counts as seen at ``t``, now)."""
         return max(self._last_seen.get(i, t) for i in self._trick_ids) >= since
 
-    def _played_unseen(self, guess: Event, present: set[int], t: float) -> list[Recognised]:
+    def _played_unseen(
+        self, guess: Event, present: set[int], t: float, evidence: str = "the trick was taken away without it"
+    ) -> list[Recognised]:
         """The guessed last play of a trick taken away a card short, applied and told, and the
         trick done and collected."""
-        told = self._guessed(guess, "the trick was taken away without it", t)
+        told = self._guessed(guess, evidence, t)
         return [told, self._trick_done(self.session.view().state, t), *self._collected(present, t)]
 
     def _guessed(
@@ -1066,7 +1138,7 @@ class Recogniser:
         self.session.new_game(replace(setup, first=(setup.first + 1) % len(setup.players)))
         self._roles = {card_id: "ignored" for card_id in self._roles}
         self._uncollected, self._trick_ids, self._plays, self._over = [], [], {}, False
-        self._guesses, self._last_seen, self._cleared = {}, {}, set()
+        self._guesses, self._last_seen, self._reached, self._cleared = {}, {}, {}, set()
         self._trump_at = None
         self.game += 1
 

@@ -58,6 +58,8 @@ class TableCard:
     identity: tuple[tuple[Card, float], ...] = ()  # fused probabilities, most likely first; what they
     # leave short of 1 belongs to cards the identifier did not list
     brought_from: tuple[float, float] | None = None  # where the arm that brought it crossed the edge
+    reached_over: tuple[float, tuple[float, float]] | None = None  # (when, where it crossed the edge):
+    # the last arm whose tip came near it while it went unseen, since it was last seen
 
     @property
     def card(self) -> Card | None:
@@ -99,6 +101,7 @@ class _Track:
     switch_run: int = 0
     brought_from: tuple[float, float] | None = None
     arrived: bool = False  # seen arriving on a pile: the piles know it lies there
+    reached_over: tuple[float, tuple[float, float]] | None = None
 
     def identity(self) -> tuple[tuple[Card, float], ...]:
         """The running geometric mean of the per-frame probabilities, normalised together with that
@@ -124,6 +127,7 @@ class _Track:
         if moved or unseen:
             self.rest_from(center, t)
         self.position, self.face, self.last_seen = center, reading.face, t
+        self.reached_over = None
         self.still_sightings += 1
         if named and reading.alternatives:
             self.named += 1
@@ -189,6 +193,7 @@ class _Track:
             last_seen=self.last_seen,
             identity=self.identity(),
             brought_from=self.brought_from,
+            reached_over=self.reached_over,
         )
 
 
@@ -238,8 +243,22 @@ class Tracker:
             self._tracks.remove(track)
             self._lost.append(track)
         self._lost = [tr for tr in self._lost if t - tr.last_seen <= config.revive_s]
+        self._reached_over(reaches, t)
         taken = self._taken_from(cleared, t)
         return TableState(t=t, cards=tuple(track.snapshot() for track in self._tracks), cleared=taken)
+
+    def _reached_over(self, reaches: Sequence[Reach], t: float) -> None:
+        """Mark the placed cards unseen at ``t`` that an arm of this frame reaches over (its tip
+        within ``reach_radius``) with the side it came from: the arm that takes a trick away."""
+        if not reaches:
+            return  # every frame: the cheap test first
+        for track in self._tracks + self._lost:
+            if not track.placed or track.last_seen >= t:
+                continue
+            near = [(float(np.linalg.norm(np.asarray(r.tip) - track.position)), r.edge) for r in reaches]
+            distance, edge = min(near)
+            if distance <= self.config.reach_radius:
+                track.reached_over = (t, edge)
 
     def _taken_from(self, places: Sequence[tuple[float, float]], t: float) -> frozenset[int]:
         """The placed cards, not seen now, that lay nearest each of ``places`` (seen bare), within

@@ -421,6 +421,16 @@ def test_a_trump_card_replaced_under_a_hand_and_read_unsurely_is_still_a_swap(se
     assert script.state.face_up == Card.parse("7O")
 
 
+def test_a_card_at_the_trump_spot_misread_under_the_swapping_hand_is_the_swap_once_it_shows(seen):
+    """The hand that swaps the face-up card lies on the new one as it comes to rest: read as some
+    other card at first, it is watched, and is the swap once it reads as the seven."""
+    script = Script(seen).put("trump", TRUMP_AT, "12O").hold(3).hold(5, hidden=("trump",))
+    script.put("trump", TRUMP_AT, "4B", 0.5, ("2C", 0.3)).hold(1).put("trump", TRUMP_AT, "7O").hold(4)
+    assert script.kinds() == ["trump", "swap"]
+    assert (script.events[-1].seat, str(script.events[-1].card)) == (0, "7O")
+    assert script.state.face_up == Card.parse("7O")
+
+
 def test_a_swap_is_amended_when_another_seat_plays_the_card_it_took(seen):
     """Given to the seat to play (a guess), a swap seen at the trump spot was the other seat's: that
     seat plays the 12O, read surely; the swap is amended, the log keeps both, nothing is flagged."""
@@ -836,6 +846,55 @@ def test_a_trick_taken_away_a_card_short_and_led_from_the_side_not_to_play_had_i
     (flag,) = script.session.view().flags
     assert "taken away without it" in flag.reason
     assert script.kinds()[-4:] == ["play", "trick", "collected", "play"]
+
+
+def _taken_by(script: Script, seat: int, *names: str, at: tuple[float, float] = (320.0, 320.0)) -> Script:
+    """``seat``'s arm reaches to ``at`` and takes the cards ``names`` away with it."""
+    return script.reach(seat, at).hold(0.3).take(*names).hold(0.5).reach(None).hold(2)
+
+
+@pytest.mark.parametrize("taker", [0, 1])
+def test_a_trick_taken_away_a_card_short_by_a_players_hand_was_won_by_that_player(seen, taker):
+    """Ana leads the four of swords, Luis's answer never shows, and a hand takes the trick away:
+    the trick is told at once, Luis's card a flagged guess that leaves the trick to the player
+    whose side the hand came from."""
+    script = _lead_then_taken_away(seen, (320.0, 340.0), then=0)
+    script.put("c", (320.0, 340.0), "4E").hold(1)
+    _taken_by(script, taker, "c", at=(320.0, 340.0))
+    (trick,) = script.state.tricks[1:]
+    assert trick.plays[0] == (0, Card.parse("4E")) and trick.plays[1][0] == 1
+    assert trick.winner == taker and script.state.valid
+    assert script.kinds()[-3:] == ["play", "trick", "collected"]
+    (flag,) = script.session.view().flags
+    assert f"by the hand of {('Ana', 'Luis')[taker]}" in flag.reason
+
+
+def test_a_card_given_to_the_leader_from_the_other_side_and_taken_away_by_that_side_followed_a_missed_lead(
+    seen,
+):
+    """Ana is to lead; the first card seen comes from Luis's side (given to Ana, flagged), and a
+    hand from Luis's side takes it away: Ana's lead went unseen (a flagged guess that loses to it),
+    the card was Luis's, and he won."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "5C", (320.0, 300.0)).take("a", "b").hold(2)
+    _tossed(script, 1, "c", "4E", (320.0, 300.0))
+    _taken_by(script, 1, "c", at=(320.0, 300.0))
+    (trick,) = script.state.tricks[1:]
+    assert trick.plays[0][0] == 0 and trick.plays[1] == (1, Card.parse("4E"))
+    assert trick.winner == 1 and script.state.valid and script.state.to_play == 1
+    (flag,) = script.session.view().flags
+    assert "Ana's card was not seen" in flag.reason
+
+
+def test_a_card_hidden_by_the_hand_that_put_the_next_card_beside_it_is_no_trick_taken_away(seen):
+    """Luis's hand reaches over Ana's lead, which stays hidden, and leaves his card beside it: his
+    card answers the lead once the lead is gone from view; the hand took nothing."""
+    script = _lead_then_taken_away(seen, (320.0, 320.0), then=0)
+    script.put("c", (320.0, 320.0), "4E").hold(1).reach(1, (320.0, 320.0)).hold(0.3).take("c")
+    script.put("d", (320.0, 255.0), "6E").hold(0.5).reach(None).hold(3)
+    assert script.state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("6E")))
+    assert script.session.view().flags == () and script.state.to_play == 1
 
 
 def test_a_trick_taken_away_a_card_short_is_told_while_the_trump_spot_shows_a_card_read_otherwise(seen):

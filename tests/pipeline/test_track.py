@@ -203,6 +203,18 @@ def test_an_arm_far_from_the_card_or_seen_too_long_before_says_nothing(seen):
     assert state.cards[0].brought_from is None
 
 
+def test_a_card_an_arm_reaches_over_while_it_is_unseen_remembers_that_arms_side_until_seen_again(seen):
+    tracker = Tracker(CONFIG)
+    feed(tracker, [[seen(320, 320, "7O")]] * 6)
+    over = Reach(edge=(320.0, 0.0), tip=(330.0, 300.0))  # from the top edge, tip over the card
+    (card,) = tracker.update([], 0.6, [over]).cards
+    assert card.reached_over == (0.6, (320.0, 0.0))
+    (card,) = tracker.update([], 0.7, [Reach(edge=(0.0, 320.0), tip=(150.0, 320.0))]).cards
+    assert card.reached_over == (0.6, (320.0, 0.0))  # an arm far from it says nothing
+    (card,) = tracker.update([seen(320, 320, "7O")], 0.8, [over]).cards
+    assert card.reached_over is None  # seen under the arm: not taken
+
+
 def test_a_card_seen_arriving_on_a_pile_is_a_new_card_not_the_one_under_it(seen):
     """A card tossed onto a pile lies near the card under it; the readings of the card under it,
     while an arm passed over it, were unsure. Seen arriving, it is a new card all the same."""
