@@ -7,6 +7,8 @@ PostgreSQL commits durably by default (``synchronous_commit=on``).
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +26,12 @@ from companion.paths import PROJECT_ROOT, data_dir
 MIGRATIONS_DIR = PROJECT_ROOT / "migrations"
 MIGRATION_LOCK = "companion_migration_lock"
 PG_MIGRATION_LOCK_KEY = 0x6272_6973  # any constant shared by every process of the product
+SQLITE_WAL = "PRAGMA journal_mode=WAL"
+SQLITE_BUSY_S = 30.0  # how long a connection waits for another's lock
 SQLITE_PRAGMAS = (
-    "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=FULL",
     "PRAGMA foreign_keys=ON",
-    "PRAGMA busy_timeout=30000",
+    f"PRAGMA busy_timeout={SQLITE_BUSY_S * 1000:.0f}",
 )
 
 
@@ -54,10 +57,26 @@ def resolve_url(url: str | None) -> str:
 
 def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    _switch_to_wal(cursor)
     for pragma in SQLITE_PRAGMAS:
         cursor.execute(pragma)
     cursor.close()
     dbapi_connection.isolation_level = None  # transactions begin where SQLAlchemy says (_begin_sqlite)
+
+
+def _switch_to_wal(cursor: sqlite3.Cursor) -> None:
+    """WAL mode, kept in the file. While another process switches a new file to WAL, SQLite answers
+    "database is locked" at once, without waiting on its busy timeout: the switch is tried again
+    for up to :data:`SQLITE_BUSY_S`."""
+    deadline = time.monotonic() + SQLITE_BUSY_S
+    while True:
+        try:
+            cursor.execute(SQLITE_WAL)
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _begin_sqlite(connection: Connection) -> None:
@@ -72,7 +91,7 @@ def connect(url: str | None) -> Engine:
     if resolved.get_backend_name() == "sqlite":
         if resolved.database and resolved.database != ":memory:":
             Path(resolved.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(resolved, connect_args={"timeout": 30})
+        engine = create_engine(resolved, connect_args={"timeout": SQLITE_BUSY_S})
         event.listen(engine, "connect", _tune_sqlite)
         event.listen(engine, "begin", _begin_sqlite)
         return engine
