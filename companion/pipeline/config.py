@@ -41,7 +41,6 @@ class RecogniseConfig:
     spot_mass: float = 0.5  # at the trump spot, a reading must give the trump card or its swaps this much
     doubt_wait_s: float = 0.6  # a doubtful card is watched this much longer before it is flagged
     gather_wait_s: float = 3.0  # a lead is held back this long while the last trick still lies there
-    taken_wait_s: float = 0.5  # a trick's cards unseen since an arm reached over them, this long after: taken
 
 
 @dataclass(frozen=True)

@@ -218,7 +218,7 @@ class Recogniser:
             self._trick_gone_at = table.t
         out += self._collected(present, table.t)
         out += self._last_card_unseen(present, table.t)
-        out += self._taken_by_hand(table, present)
+        out += self._taken_by_hand(present, table.t)
         for card in self._in_turn(new):
             if self._lies_at_trump_spot(card):
                 out += self._at_trump_spot(card, table) or []
@@ -785,19 +785,17 @@ class Recogniser:
             return None
         return self._played_unseen(guess, present, t)
 
-    def _taken_by_hand(self, table: TableState, present: set[int]) -> list[Recognised]:
-        """The trick under way went from the table with an arm that reached over its cards, unseen
-        since, that left them ``taken_wait_s`` ago, and no new card lies over where they lay (an
-        arm that brings a card over them leaves it there): the seat on that arm's side won the
-        trick (the winner takes it). Its last card brought from the side of a seat after the one
-        it was given to, the seats from that one on played unseen (:meth:`_taken_after_missed`);
-        else, short of its last card, that card was played unseen, a guess that leaves the trick
-        to that seat (:func:`taken_short`)."""
+    def _taken_by_hand(self, present: set[int], t: float) -> list[Recognised]:
+        """The trick under way went from the table, a card of it seen taken away (its place seen
+        bare), with an arm that reached over its cards while they went unseen: the seat on that
+        arm's side won the trick (the winner takes it). Its last card brought from the side of a
+        seat after the one it was given to, the seats from that one on played unseen
+        (:meth:`_taken_after_missed`); else, short of its last card, that card was played unseen,
+        a guess that leaves the trick to that seat (:func:`taken_short`)."""
         if self._over or not self._trick_ids or present.intersection(self._trick_ids):
             return []  # every frame: the cheap tests first
         reached = [r for r in (self._reached.get(i) for i in self._trick_ids) if r is not None]
-        t = table.t
-        if not reached or t - max(reached)[0] < self.config.taken_wait_s or self._covered(table):
+        if not reached or not self._cleared.intersection(self._trick_ids):
             return []
         view = self.session.view()
         state, record = view.state, view.record
@@ -835,16 +833,6 @@ class Recogniser:
             return []
         self._settle_flags(last.ref)
         return [*self._tell_missed(last_id, events, t), *self._collected(present, t)]
-
-    def _covered(self, table: TableState) -> bool:
-        """Whether a card not yet taken in lies within a card's length of a card of the trick under way."""
-        spots = [self._plays[i].at for i in self._trick_ids]
-        return any(
-            np.hypot(*np.subtract(spot, card.position)) <= max(CARD_MM)
-            for card in table.cards
-            if card.id not in self._roles and card.face is Face.UP
-            for spot in spots
-        )
 
     def _at_the_stock(self, card: TableCard) -> bool:
         """Whether ``card`` is the trump card under the stock, or lies where it lies (the card seen

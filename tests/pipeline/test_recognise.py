@@ -849,8 +849,9 @@ def test_a_trick_taken_away_a_card_short_and_led_from_the_side_not_to_play_had_i
 
 
 def _taken_by(script: Script, seat: int, *names: str, at: tuple[float, float] = (320.0, 320.0)) -> Script:
-    """``seat``'s arm reaches to ``at`` and takes the cards ``names`` away with it."""
-    return script.reach(seat, at).hold(0.3).take(*names).hold(0.5).reach(None).hold(2)
+    """``seat``'s arm reaches to ``at`` and takes the cards ``names`` away with it: the table
+    shows bare there."""
+    return script.reach(seat, at).hold(0.3).take(*names).hold(0.5).reach(None).bare(at).hold(2)
 
 
 @pytest.mark.parametrize("taker", [0, 1])
@@ -888,8 +889,9 @@ def test_a_card_given_to_the_leader_from_the_other_side_and_taken_away_by_that_s
 
 
 def test_a_card_hidden_by_the_hand_that_put_the_next_card_beside_it_is_no_trick_taken_away(seen):
-    """Luis's hand reaches over Ana's lead, which stays hidden, and leaves his card beside it: his
-    card answers the lead once the lead is gone from view; the hand took nothing."""
+    """Luis's hand reaches over Ana's lead, which stays hidden (its place never seen bare), and
+    leaves his card beside it: his card answers the lead once the lead is gone from view; the hand
+    took nothing."""
     script = _lead_then_taken_away(seen, (320.0, 320.0), then=0)
     script.put("c", (320.0, 320.0), "4E").hold(1).reach(1, (320.0, 320.0)).hold(0.3).take("c")
     script.put("d", (320.0, 255.0), "6E").hold(0.5).reach(None).hold(3)
