@@ -189,7 +189,7 @@ class Recogniser:
         # the last arm that reached over it since it was seen (when, where it crossed the edge)
         self._taken_tried: tuple[frozenset[int], int] | None = None  # (trick ids, log length) tried
         self._trick_gone_at: float | None = None  # when the table lost the last card of the trick under way
-        self._cleared: set[int] = set()  # trick cards seen taken away (their place seen bare)
+        self._cleared: dict[int, float] = {}  # trick cards seen taken away (their place seen bare) -> when
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -205,13 +205,16 @@ class Recogniser:
                         self._trump_at = card.position
                     out += self._trump_replaced(card, table.t)
         present = {card.id for card in table.cards}
-        self._cleared |= table.cleared.intersection(self._trick_ids)
         self._last_seen.update(
             (card.id, card.last_seen) for card in table.cards if card.id in self._trick_ids
         )
-        self._reached.update(
-            (card.id, card.reached_over) for card in table.cards if card.id in self._trick_ids
+        self._reached.update(  # the arm that took a card away reached over it before its place showed bare
+            (card.id, card.reached_over)
+            for card in table.cards
+            if card.id in self._trick_ids and card.id not in self._cleared
         )
+        for taken in table.cleared.intersection(self._trick_ids):
+            self._cleared.setdefault(taken, table.t)
         if not self._trick_ids or present.intersection(self._trick_ids):
             self._trick_gone_at = None
         elif self._trick_gone_at is None:
@@ -787,15 +790,21 @@ class Recogniser:
 
     def _taken_by_hand(self, present: set[int], t: float) -> list[Recognised]:
         """The trick under way went from the table, a card of it seen taken away (its place seen
-        bare), with an arm that reached over its cards while they went unseen: the seat on that
-        arm's side won the trick (the winner takes it). Its last card brought from the side of a
+        bare), with an arm that reached over its cards while they went unseen, after its last card
+        came to rest and before that place showed bare: the seat on that arm's side won the trick
+        (the winner takes it). Its last card brought from the side of a
         seat after the one it was given to, the seats from that one on played unseen
         (:meth:`_taken_after_missed`); else, short of its last card, that card was played unseen,
         a guess that leaves the trick to that seat (:func:`taken_short`)."""
         if self._over or not self._trick_ids or present.intersection(self._trick_ids):
             return []  # every frame: the cheap tests first
-        reached = [r for r in (self._reached.get(i) for i in self._trick_ids) if r is not None]
-        if not reached or not self._cleared.intersection(self._trick_ids):
+        bare = min((self._cleared[i] for i in self._trick_ids if i in self._cleared), default=None)
+        if bare is None:
+            return []
+        rested = max(self._plays[i].rested for i in self._trick_ids)
+        arms = [self._reached.get(i) for i in self._trick_ids]
+        reached = [arm for arm in arms if arm is not None and rested < arm[0] <= bare]
+        if not reached:
             return []
         view = self.session.view()
         state, record = view.state, view.record
@@ -878,7 +887,7 @@ class Recogniser:
         """Whether the cards of the trick under way were seen taken away (their places seen bare),
         but for those gone from the table before (hidden under them), or had gone from the table
         when ``card`` came to rest and lay clear of it and of each other: taken away, not covered."""
-        cleared = self._cleared.intersection(self._trick_ids)
+        cleared = self._cleared.keys() & set(self._trick_ids)
         if cleared and not present.intersection(set(self._trick_ids) - cleared):
             return True
         gone = self._trick_gone_at
@@ -1126,7 +1135,7 @@ class Recogniser:
         self.session.new_game(replace(setup, first=(setup.first + 1) % len(setup.players)))
         self._roles = {card_id: "ignored" for card_id in self._roles}
         self._uncollected, self._trick_ids, self._plays, self._over = [], [], {}, False
-        self._guesses, self._last_seen, self._reached, self._cleared = {}, {}, {}, set()
+        self._guesses, self._last_seen, self._reached, self._cleared = {}, {}, {}, {}
         self._trump_at = None
         self.game += 1
 

@@ -870,6 +870,16 @@ def test_a_trick_taken_away_a_card_short_by_a_players_hand_was_won_by_that_playe
     assert f"by the hand of {('Ana', 'Luis')[taker]}" in flag.reason
 
 
+def test_a_hand_that_reaches_where_the_trick_lay_after_its_place_showed_bare_did_not_take_it(seen):
+    """The trick goes while the stream stalls (no arm seen), its place shows bare, and then Luis's
+    arm reaches there: it came too late to have taken the trick, which waits for the next card."""
+    script = _lead_then_taken_away(seen, (320.0, 340.0), then=0)
+    script.put("c", (320.0, 340.0), "4E").hold(1).take("c").bare((320.0, 340.0)).hold(0.2)
+    script.reach(1, (320.0, 340.0)).hold(0.5).reach(None).hold(2)
+    assert script.kinds()[-1] == "play" and script.state.current == ((0, Card.parse("4E")),)
+    assert script.session.view().flags == ()
+
+
 def test_a_card_given_to_the_leader_from_the_other_side_and_taken_away_by_that_side_followed_a_missed_lead(
     seen,
 ):
