@@ -186,7 +186,7 @@ class Recogniser:
         self._unexplained: tuple[int, int] | None = None  # (card id, log length) no missed play explained
         self._last_seen: dict[int, float] = {}  # a trick card's id -> when it was last seen
         self._reached: dict[int, tuple[float, tuple[float, float]] | None] = {}  # a trick card's id ->
-        # the last arm that reached over it since it was seen (when, where it crossed the edge)
+        # the last arm that reached over it unseen (when, where it crossed the edge), until it showed bare
         self._taken_tried: tuple[frozenset[int], int] | None = None  # (trick ids, log length) tried
         self._trick_gone_at: float | None = None  # when the table lost the last card of the trick under way
         self._cleared: dict[int, float] = {}  # trick cards seen taken away (their place seen bare) -> when
@@ -792,10 +792,10 @@ class Recogniser:
         """The trick under way went from the table, a card of it seen taken away (its place seen
         bare), with an arm that reached over its cards while they went unseen, after its last card
         came to rest and before that place showed bare: the seat on that arm's side won the trick
-        (the winner takes it). Its last card brought from the side of a
-        seat after the one it was given to, the seats from that one on played unseen
-        (:meth:`_taken_after_missed`); else, short of its last card, that card was played unseen,
-        a guess that leaves the trick to that seat (:func:`taken_short`)."""
+        (the winner takes it). Its last card brought from the side of a seat after the one it was
+        given to, the seats from that one on played unseen (:meth:`_taken_after_missed`); else,
+        short of its last card, that card was played unseen, a guess that leaves the trick to that
+        seat (:func:`taken_short`)."""
         if self._over or not self._trick_ids or present.intersection(self._trick_ids):
             return []  # every frame: the cheap tests first
         bare = min((self._cleared[i] for i in self._trick_ids if i in self._cleared), default=None)
