@@ -746,8 +746,7 @@ class Recogniser:
             events = explain()
             if events is None:
                 continue
-            amended = (*record.events, *events)
-            if replay(replace(record, events=amended)).to_play == side and _no_worse(view, amended):
+            if _leaves_to(view, events, side) is not None:
                 self._settle_flags(last.ref)
                 return tell(last_id, events, t)
         self._unexplained = tried  # not asked again while the card waits and nothing is played
@@ -836,9 +835,8 @@ class Recogniser:
         events = missed_before(record, last.ref, last.side, side)
         if events is None:
             return []
-        amended = (*record.events, *events)
-        after = replay(replace(record, events=amended))
-        if after.current or after.to_play != side or not _no_worse(view, amended):
+        after = _leaves_to(view, events, side)
+        if after is None or after.current:
             return []
         self._settle_flags(last.ref)
         return [*self._tell_missed(last_id, events, t), *self._collected(present, t)]
@@ -1160,6 +1158,13 @@ def takers_of(face_up: Card) -> list[Card]:
 def _no_worse(view: View, events: Sequence[Event]) -> bool:
     """Whether the game's log amended to ``events`` replays with no more problems than now."""
     return len(replay(replace(view.record, events=tuple(events))).issues) <= len(view.state.issues)
+
+
+def _leaves_to(view: View, events: Sequence[Event], side: int) -> GameState | None:
+    """The state once ``events`` are appended to the game's log, where they leave ``side`` to play
+    with no more problems than now; else None."""
+    after = replay(replace(view.record, events=(*view.record.events, *events)))
+    return after if after.to_play == side and len(after.issues) <= len(view.state.issues) else None
 
 
 def _mass(card: TableCard, cards: set[Card]) -> float:
