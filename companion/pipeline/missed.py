@@ -71,16 +71,27 @@ def missed_before(
     return None
 
 
-def guess_freed(record: GameRecord, ref: int, card: Card) -> Event | None:
-    """An ``amend`` of the guessed play ``ref`` to another card than ``card`` (played now, surely
-    read), one that leaves every trick with the winner it had; None when no card left does."""
+def guess_freed(
+    record: GameRecord, ref: int, card: Card, others: Mapping[int, Card] | None = None
+) -> tuple[Event, ...] | None:
+    """Amends of the guessed play ``ref`` to another card than ``card`` (played now, surely read)
+    that leave every trick with the winner it had: to the likeliest card left, else to the card
+    guessed for another missed play (``others``: their log indices and guesses), which then takes
+    a card left. None when no such amends do."""
     now = replay(record)
     winners = [trick.winner for trick in now.tricks]
-    for other in _likely(playable(now) - {card}, now.trump_suit):
-        amend = Event("amend", ref=ref, card=other)
-        after = replay(replace(record, events=(*record.events, amend)))
+    left = _likely(playable(now) - {card}, now.trump_suit)
+    alone = ((Event("amend", ref=ref, card=other),) for other in left)
+    paired = (
+        (Event("amend", ref=ref, card=taken), Event("amend", ref=other, card=instead))
+        for other, taken in (others or {}).items()
+        if other != ref
+        for instead in left
+    )
+    for amends in itertools.chain(alone, paired):
+        after = replay(replace(record, events=(*record.events, *amends)))
         if len(after.issues) <= len(now.issues) and [t.winner for t in after.tricks] == winners:
-            return amend
+            return amends
     return None
 
 

@@ -32,6 +32,7 @@ hands, ``brisca-descubierta``), which every card would be alike, though the engi
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -220,7 +221,7 @@ class Recogniser:
         elif self._trick_gone_at is None:
             self._trick_gone_at = table.t
         out += self._collected(present, table.t)
-        out += self._last_card_unseen(present, table.t)
+        out += self._last_card_unseen(present, new, table.t)
         out += self._taken_by_hand(present, table.t)
         for card in self._in_turn(new):
             if self._lies_at_trump_spot(card):
@@ -241,22 +242,39 @@ class Recogniser:
         """``cards`` in the order they came to rest; of those that came to rest at one moment (found
         together as the table lay still: one tossed over the other before it did), the one brought
         from the side of the seat to play (or lying before it) comes first, else the first the
-        tracker lists (the proposer finds cards on a pile from the one underneath)."""
+        tracker lists (the proposer finds cards on a pile from the one underneath). An arm brings
+        one card: where several of them were brought from one side, where each lies tells instead
+        (one was laid unseen, while the stream stalled, before that arm came near it)."""
         state = self.session.view().state
         seat = state.to_play
         rest = sorted(cards, key=lambda c: c.still_since)
         ordered = []
         while rest:
-            together = [card for card in rest if card.still_since == rest[0].still_since]
+            together = self._one_arm_each([card for card in rest if card.still_since == rest[0].still_since])
             played = [
                 card for card in together if in_play(self.zones, card.position, self.config.play_margin)
             ]
             first = next((card for card in played if self._played_from(card)[0] == seat), together[0])
             ordered.append(first)
-            rest.remove(first)
+            rest = [card for card in rest if card.id != first.id]
             if seat is not None and first in played:
                 seat = (seat + 1) % state.rules.seats
         return ordered
+
+    def _one_arm_each(self, together: list[TableCard]) -> list[TableCard]:
+        """``together``, but for the cards in play brought from a side that another of them was
+        brought from too: those without the side (:meth:`_played_from` then tells where they lie)."""
+
+        def side(card: TableCard) -> int | None:
+            if card.brought_from is None or not in_play(self.zones, card.position, self.config.play_margin):
+                return None
+            return self.zones.nearest_seat(card.brought_from)
+
+        sides = Counter(side(card) for card in together)
+        return [
+            replace(card, brought_from=None) if side(card) is not None and sides[side(card)] > 1 else card
+            for card in together
+        ]
 
     # --- the trump spot ------------------------------------------------------------------
 
@@ -333,11 +351,7 @@ class Recogniser:
         if card.card not in guessed or card.confidence < self.config.sure:
             return []
         ref = next(ref for ref, guess in self._guesses.items() if guess.card == card.card)
-        view = self.session.view()
-        amend = guess_freed(view.record, ref, card.card)
-        if amend is None or not _no_worse(view, (*view.record.events, amend)):
-            return []
-        return [self._reguess(amend, f"not the {card.card}, which lies at the trump spot now", t)]
+        return self._freed(ref, card.card, (), f"not the {card.card}, which lies at the trump spot now", t)
 
     def _short_before_swap(
         self, card: TableCard, swapped: Card, table: TableState, t: float
@@ -989,13 +1003,25 @@ class Recogniser:
         ref = next((r for r, g in self._guesses.items() if g.card == choice.card), None)
         if ref is None or choice.doubt is not None or choice.card is None:
             return []
+        play = Event("play", seat=seat, card=choice.card)
+        return self._freed(ref, choice.card, (play,), f"not the {choice.card}, which is played now", t)
+
+    def _freed(self, ref: int, card: Card, then: tuple[Event, ...], why: str, t: float) -> list[Recognised]:
+        """The guess ``ref`` was not ``card`` (``why``, ``then``: the events that show it): it
+        becomes the likeliest card that leaves every trick's winner as it was, with no more problems
+        once ``then`` follows (:func:`guess_freed`). Where only another guess's card does, that
+        guess takes a card left."""
         view = self.session.view()
-        amend = guess_freed(view.record, ref, choice.card)
-        if amend is None:
+        others = {other: guess.card for other, guess in self._guesses.items()}
+        amends = guess_freed(view.record, ref, card, others)
+        if amends is None or not _no_worse(view, (*view.record.events, *amends, *then)):
             return []
-        if not _no_worse(view, (*view.record.events, amend, Event("play", seat=seat, card=choice.card))):
-            return []
-        return [self._reguess(amend, f"not the {choice.card}, which is played now", t)]
+        first, *more = amends
+        told = [self._reguess(first, why, t)]
+        for amend in more:
+            name = seat_name(view.state, self._guesses[ref].seat)
+            told.append(self._reguess(amend, f"not the {first.card}, now {name}'s missed play", t))
+        return told
 
     def _reguess(self, amend: Event, why: str, t: float) -> Recognised:
         """Amend a missed play's guess to another card (``why``: which), flagged in place of the
@@ -1009,11 +1035,14 @@ class Recogniser:
         text = f"{name} played a card the camera missed: {amend.card}, not {guess.card} [check: {doubt}]"
         return Recognised("amend", t, text, seat=guess.seat, card=amend.card, doubt=doubt, game=self.game)
 
-    def _last_card_unseen(self, present: set[int], t: float) -> list[Recognised]:
+    def _last_card_unseen(self, present: set[int], new: list[TableCard], t: float) -> list[Recognised]:
         """The game's last trick, one card short, was taken away: that card, the one left, was
-        played unseen by the seat to play."""
+        played unseen by the seat to play. (While a card not yet played lies in play, the trick's
+        cards may only be hidden, and that card the last: it is read first.)"""
         if self._over or not self._trick_ids or set(self._trick_ids) & present:
             return []  # every frame: the cheap tests first
+        if any(in_play(self.zones, card.position, self.config.play_margin) for card in new):
+            return []
         state = self.session.view().state
         left = playable(state)
         if state.to_play is None or len(left) != 1 or len(state.current) != state.rules.seats - 1:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import GameRecord, random_game, replay
+from companion.engine import Event, GameRecord, random_game, replay
 from companion.pipeline.missed import (
     guess_freed,
     missed_before,
@@ -180,11 +181,52 @@ def test_a_guess_played_later_is_changed_to_a_card_that_leaves_each_trick_to_its
     assert events is not None
     guessed = replace(seen, events=(*seen.events, *events))
     taken = events[0].card
-    amend = guess_freed(guessed, first, taken)
-    assert amend is not None and amend.ref == first and amend.card not in (taken, None)
+    (amend,) = guess_freed(guessed, first, taken) or ()
+    assert amend.ref == first and amend.card not in (taken, None)
     before, after = replay(guessed), replay(replace(guessed, events=(*guessed.events, amend)))
     assert [t.winner for t in after.tricks] == [t.winner for t in before.tricks]
     assert taken not in after.played and amend.card in after.played and after.valid
+
+
+def _winners(record: GameRecord) -> list[int]:
+    return [trick.winner for trick in replay(record).tricks]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_a_guess_played_last_whose_place_no_card_left_can_take_takes_another_guess(preset, seed):
+    """Two plays were missed: the first guessed as the game's last card, the second as the first's.
+    The last card, played surely read, frees the first guess; where the one card left, put there,
+    would give its trick to another seat, the first guess takes the second's card and the second
+    the card left: every card is then with its seat, as played."""
+    game = random_game(preset, seed)
+    events = game.events
+    plays = [i for i, event in enumerate(events) if event.type == "play"]
+    last = plays[-1]
+    taken = events[last].card
+    for first, second in itertools.combinations(plays[:-1], 2):
+        left, given = events[second].card, events[first].card
+        guessed = list(events[:last])
+        guessed[first], guessed[second] = (
+            replace(events[first], card=taken),
+            replace(events[second], card=given),
+        )
+        told = replace(game, events=tuple(guessed))
+        alone = replace(told, events=(*told.events, Event("amend", ref=first, card=left)))
+        if _winners(told) == _winners(replace(game, events=events[:last])) != _winners(alone):
+            break
+    else:
+        assume(False)  # in this game the card left always fits the first guess's place
+    guesses = {first: taken, second: given}
+    assert guess_freed(told, first, taken, guesses) == (
+        Event("amend", ref=first, card=given),
+        Event("amend", ref=second, card=left),
+    )
+    assert guess_freed(told, first, taken) is None  # without the other guess, no card left does
+    fixed = replace(told, events=(*told.events, *guess_freed(told, first, taken, guesses), events[last]))
+    assert replay(fixed).valid and replay(fixed).played == replay(game).played
+    assert replay(fixed).tricks == replay(game).tricks
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -13,6 +13,7 @@ import pytest
 from companion.cards import Card, deck
 from companion.engine import random_game, replay
 from companion.pipeline.config import RecogniseConfig
+from companion.pipeline.missed import taken_short
 from companion.pipeline.recognise import at_trump_spot, choose, in_play
 from companion.pipeline.runner import Pipeline
 from companion.session import LiveSession, Setup
@@ -225,6 +226,20 @@ def test_a_card_found_under_the_next_card_it_came_to_rest_with_was_played_before
     events = script.session.view().record.to_dict()["events"]
     assert [e["type"] for e in events[-3:]] == ["play", "amend", "play"]
     assert (events[-3]["card"], events[-2]["card"], events[-2]["source"]) == ("4B", "7B", "camera")
+
+
+def test_two_cards_found_together_after_one_arm_reached_near_both_go_by_where_they_lie(seen):
+    """Ana's seven of batons was laid while the stream stalled; Luis's arm then brings the four
+    beside it, and both are found as the table lies still, the four listed first. One arm brings
+    one card: each is played by the seat it lies before, Ana's seven first, nothing flagged."""
+    script = _one_trick_played(seen)
+    script.reach(1, (325.0, 320.0)).hold(0.3)
+    script.lying["four"] = replace(seen(335.0, 300.0, "4B"), arrived=True)
+    script.lying["seven"] = replace(seen(318.0, 345.0, "7B"), arrived=True)
+    script.hold(0.1).put("four", (335.0, 300.0), "4B").put("seven", (318.0, 345.0), "7B")
+    script.hold(0.2).reach(None).hold(1.5)
+    assert script.state.tricks[1].plays == ((0, Card.parse("7B")), (1, Card.parse("4B")))
+    assert script.session.view().flags == ()
 
 
 @pytest.mark.parametrize("under", [True, False])
@@ -779,6 +794,40 @@ def test_the_last_trick_taken_away_a_card_short_had_the_one_card_left_played_uns
     assert state.complete and state.valid and state.tricks[19].plays == (lead, last)
     assert script.kinds()[-4:] == ["play", "trick", "game-over", "collected"]
     assert "the one card left" in script.events[-4].text and script.events[-4].doubt is None
+
+
+def _guessed_as_the_last_answer(game) -> bool:
+    """Whether the guess for the missed answer of the last trick but one, taken away a card short,
+    is the card that answers the last trick."""
+    first = [i for i, e in enumerate(game.events) if e.type == "play"][36]
+    (again, answer) = replay(game).tricks[19].plays
+    guess = taken_short(replace(game, events=game.events[: first + 1]), again[0])
+    return guess is not None and guess.card == answer[1]
+
+
+def test_the_last_card_lying_in_play_while_the_lead_is_hidden_is_read_not_taken_as_the_card_left(seen):
+    """The answer of the last trick but one was missed, guessed as the card that answers the last
+    trick. The last lead is hidden by the arm that brings that card a little over it, and stays unseen:
+    the card lying there is read and played (the guess becomes the one card left), not taken for a trick
+    taken away short."""
+    game = next(
+        g for g in (random_game("brisca-2", seed) for seed in range(200)) if _guessed_as_the_last_answer(g)
+    )
+    first = [i for i, e in enumerate(game.events) if e.type == "play"][36]
+    (lead, missed), (again, answer) = (replay(game).tricks[n].plays for n in (18, 19))
+    script = Script(seen)
+    script.session.load(replace(game, events=game.events[:first]))
+    _tossed(script, lead[0], "a", str(lead[1]), SPOT[lead[0]]).take("a").hold(2)
+    _tossed(script, again[0], "b", str(again[1]), SPOT[again[0]])
+    assert script.state.tricks[18].plays == (lead, (missed[0], answer[1]))  # the guess
+    beside = (320.0, (SPOT[again[0]][1] + SPOT[answer[0]][1]) / 2)  # a little over the lead
+    script.reach(answer[0], SPOT[again[0]]).hold(0.3, hidden=("b",))
+    script.put("c", beside, str(answer[1])).hold(0.2, hidden=("b",)).reach(None)
+    script.hold(2, hidden=("b",))
+    state = script.state
+    assert state.complete and state.valid
+    assert state.tricks[18].plays == (lead, missed) and state.tricks[19].plays == (again, answer)
+    assert "the one card left" not in " ".join(event.text for event in script.events)
 
 
 def _unread_answer(seen) -> Script:
