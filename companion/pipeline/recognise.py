@@ -32,7 +32,6 @@ hands, ``brisca-descubierta``), which every card would be alike, though the engi
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -243,8 +242,8 @@ class Recogniser:
         together as the table lay still: one tossed over the other before it did), the one brought
         from the side of the seat to play (or lying before it) comes first, else the first the
         tracker lists (the proposer finds cards on a pile from the one underneath). An arm brings
-        one card: where several of them were brought from one side, where each lies tells instead
-        (one was laid unseen, while the stream stalled, before that arm came near it)."""
+        one card: of several brought from one side, those first seen before the last were laid
+        before it came near them (while the stream stalled), and where they lie tells their seat."""
         state = self.session.view().state
         seat = state.to_play
         rest = sorted(cards, key=lambda c: c.still_since)
@@ -262,17 +261,23 @@ class Recogniser:
         return ordered
 
     def _one_arm_each(self, together: list[TableCard]) -> list[TableCard]:
-        """``together``, but for the cards in play brought from a side that another of them was
-        brought from too: those without the side (:meth:`_played_from` then tells where they lie)."""
+        """``together``, but for the cards in play brought from a side that another of them, first
+        seen later, was brought from too: those without the side (:meth:`_played_from` then tells
+        where they lie). An arm brings one card: the others lay there before it came near them."""
 
         def side(card: TableCard) -> int | None:
             if card.brought_from is None or not in_play(self.zones, card.position, self.config.play_margin):
                 return None
             return self.zones.nearest_seat(card.brought_from)
 
-        sides = Counter(side(card) for card in together)
+        latest: dict[int, float] = {}
+        for card in together:
+            if (seat := side(card)) is not None:
+                latest[seat] = max(latest.get(seat, card.first_seen), card.first_seen)
         return [
-            replace(card, brought_from=None) if side(card) is not None and sides[side(card)] > 1 else card
+            replace(card, brought_from=None)
+            if (seat := side(card)) is not None and card.first_seen < latest[seat]
+            else card
             for card in together
         ]
 

@@ -55,6 +55,7 @@ class TableCard:
     placed: bool
     still_since: float
     last_seen: float
+    first_seen: float = 0.0  # when it was first seen, while it still moved
     identity: tuple[tuple[Card, float], ...] = ()  # fused probabilities, most likely first; what they
     # leave short of 1 belongs to cards the identifier did not list
     brought_from: tuple[float, float] | None = None  # where the arm that brought it crossed the edge
@@ -191,6 +192,7 @@ class _Track:
             placed=self.placed,
             still_since=self.still_since,
             last_seen=self.last_seen,
+            first_seen=self.first_seen,
             identity=self.identity(),
             brought_from=self.brought_from,
             reached_over=self.reached_over,
@@ -232,13 +234,11 @@ class Tracker:
         config = self.config
         recent = [(seen, reach) for seen, reach in self._reaches if t - seen <= config.reach_s]
         self._reaches = recent + [(t, reach) for reach in reaches]
-        for reading in readings:
-            if reading.arrived:
-                self._supersede(reading)
-        unmatched = self._match(readings, t)
-        for reading in unmatched:
+        moving = {i: self._supersede(reading) for i, reading in enumerate(readings) if reading.arrived}
+        for i in self._match(readings, t):
+            reading = readings[i]
             revived = None if reading.arrived else self._revive(reading, t, readings)
-            self._tracks.append(revived or self._start(reading, t))
+            self._tracks.append(revived or self._start(reading, t, moving.get(i)))
         for track in [tr for tr in self._tracks if t - tr.last_seen > config.absent_s]:
             self._tracks.remove(track)
             self._lost.append(track)
@@ -279,22 +279,26 @@ class Tracker:
         self._tracks = [track for track in self._tracks if track.id not in ids]
         self._lost = [track for track in self._lost if track.id not in ids]
 
-    def _supersede(self, arrived: Reading) -> None:
+    def _supersede(self, arrived: Reading) -> float | None:
         """Drop the cards not yet placed near a card seen arriving: the same card, seen while it still
         moved (kept, such a track would take in the next reading near it, a card it lands over), unless
-        surely another card (laid there while the stream stalled, and not yet seen lying long enough)."""
+        surely another card (laid there while the stream stalled, and not yet seen lying long enough).
+        Return when the nearest of them was first seen."""
         center = np.asarray(arrived.center)
         config = self.config
-        self._tracks = [
+        same = [
             tr
             for tr in self._tracks
-            if tr.placed
-            or np.linalg.norm(tr.position - center) > config.match_radius
-            or tr.contradicted_by(arrived, config)
+            if not tr.placed
+            and np.linalg.norm(tr.position - center) <= config.match_radius
+            and not tr.contradicted_by(arrived, config)
         ]
+        self._tracks = [tr for tr in self._tracks if tr not in same]
+        nearest = min(same, key=lambda tr: float(np.linalg.norm(tr.position - center)), default=None)
+        return None if nearest is None else nearest.first_seen
 
-    def _match(self, readings: Sequence[Reading], t: float) -> list[Reading]:
-        """Give each track its nearest reading (closest pairs first); return the rest."""
+    def _match(self, readings: Sequence[Reading], t: float) -> list[int]:
+        """Give each track its nearest reading (closest pairs first); return the indices of the rest."""
         config = self.config
         pairs = sorted(
             (float(np.linalg.norm(np.asarray(reading.center) - track.position)), i, j)
@@ -327,16 +331,17 @@ class Tracker:
             track.switch_run = 0
             track.absorb(reading, t, config)
             track.arrived = track.arrived or reading.arrived
-        return [reading for i, reading in enumerate(readings) if i not in used_readings]
+        return [i for i in range(len(readings)) if i not in used_readings]
 
-    def _start(self, reading: Reading, t: float) -> _Track:
+    def _start(self, reading: Reading, t: float, seen_moving: float | None = None) -> _Track:
+        """A new track for ``reading``; ``seen_moving``: when it was first seen while it moved."""
         center = np.asarray(reading.center, dtype=np.float64)
         track = _Track(
             id=self._next_id,
             anchor=center,
             position=center,
             face=reading.face,
-            first_seen=t,
+            first_seen=t if seen_moving is None else seen_moving,
             still_since=t,
             last_seen=t,
             brought_from=self._brought_from(center),

@@ -229,14 +229,20 @@ def test_a_card_found_under_the_next_card_it_came_to_rest_with_was_played_before
 
 
 def test_two_cards_found_together_after_one_arm_reached_near_both_go_by_where_they_lie(seen):
-    """Ana's seven of batons was laid while the stream stalled; Luis's arm then brings the four
-    beside it, and both are found as the table lies still, the four listed first. One arm brings
-    one card: each is played by the seat it lies before, Ana's seven first, nothing flagged."""
+    """Ana's seven of batons, laid while the stream stalled, shows under the hands still moving
+    about; then Luis's arm brings the four beside it, and both are found as the table lies still,
+    the four listed first. One arm brings one card: the seven lay there before it, and goes by
+    where it lies. Ana played the seven, Luis the four, nothing flagged."""
+    seven, four = {"seven": ((318.0, 345.0), "7B")}, {"four": ((335.0, 300.0), "4B")}
     script = _one_trick_played(seen)
-    script.reach(1, (325.0, 320.0)).hold(0.3)
-    script.lying["four"] = replace(seen(335.0, 300.0, "4B"), arrived=True)
-    script.lying["seven"] = replace(seen(318.0, 345.0, "7B"), arrived=True)
-    script.hold(0.1).put("four", (335.0, 300.0), "4B").put("seven", (318.0, 345.0), "7B")
+    for shift in (0.0, 9.0, 0.0, 9.0):  # seen, never lying still
+        script.put("seven", (318.0 + shift, 345.0 - shift), "7B").hold(0.1)
+    script.reach(1, (325.0, 320.0))
+    for shift in (0.0, 9.0):
+        script.put("four", (335.0 + shift, 300.0 - shift), "4B").hold(0.1)
+    for name, (at, card) in (*four.items(), *seven.items()):  # the four listed first
+        script.lying[name] = replace(seen(*at, card), arrived=True)
+    script.hold(0.1).put("four", *four["four"]).put("seven", *seven["seven"])
     script.hold(0.2).reach(None).hold(1.5)
     assert script.state.tricks[1].plays == ((0, Card.parse("7B")), (1, Card.parse("4B")))
     assert script.session.view().flags == ()

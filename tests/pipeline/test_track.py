@@ -300,6 +300,22 @@ def test_a_card_seen_arriving_replaces_the_card_seen_moving_there(seen):
     assert under.id in {c.id for c in state.cards}
 
 
+def test_a_card_seen_arriving_was_first_seen_when_it_showed_while_it_moved(seen):
+    """Seen moving from 0.2 s, then seen arriving: one card, first seen at 0.2 s; a card seen only
+    arriving was first seen then."""
+    from dataclasses import replace
+
+    tracker = Tracker(CONFIG)
+    feed(tracker, [[]] * 2)
+    feed(tracker, [[seen(300 + 10 * i, 300, "3B")] for i in range(3)], start=0.2)
+    state = feed(
+        tracker,
+        [[replace(seen(322, 300, "3B"), arrived=True), replace(seen(150, 150, "5O"), arrived=True)]],
+        0.5,
+    )
+    assert sorted((str(card.card), card.first_seen) for card in state.cards) == [("3B", 0.2), ("5O", 0.5)]
+
+
 def test_a_card_laid_in_a_stall_is_kept_and_placed_though_the_next_lands_over_it_at_once(seen):
     """The ace of swords, laid while a phone's stream stalled, shows for a moment before the next
     player's three of coins lands half over it: it is read as the three from then on, and the three
