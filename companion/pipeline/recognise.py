@@ -190,7 +190,6 @@ class Recogniser:
         self._taken_tried: tuple[frozenset[int], int] | None = None  # (trick ids, log length) tried
         self._trick_gone_at: float | None = None  # when the table lost the last card of the trick under way
         self._cleared: dict[int, float] = {}  # trick cards seen taken away (their place seen bare) -> when
-        self._waiting: list[TableCard] = []  # the cards in play not yet played when this frame came
         self._over = False
 
     def update(self, table: TableState) -> list[Recognised]:
@@ -220,7 +219,6 @@ class Recogniser:
             self._trick_gone_at = None
         elif self._trick_gone_at is None:
             self._trick_gone_at = table.t
-        self._waiting = [card for card in new if in_play(self.zones, card.position, self.config.play_margin)]
         out += self._collected(present, table.t)
         out += self._last_card_unseen(present, new, table.t)
         out += self._taken_by_hand(present, table.t)
@@ -446,7 +444,7 @@ class Recogniser:
         early = not state.current and bool(self._uncollected)  # a lead while the last trick lies there
         if early and t - self._placed_at[card.id] < self.config.gather_wait_s:
             return None  # a trick is gathered before the next is led: one of its cards, seen anew
-        choice = choose(card.identity, self._allowed_for(card, state), self.config)
+        choice = choose(card.identity, self._allowed(state), self.config)
         if not self._decided(choice, card, t):
             return None
         if early and choice.doubt is None:
@@ -467,7 +465,7 @@ class Recogniser:
         )
         if out:
             state = self.session.view().state
-            choice = choose(card.identity, self._allowed_for(card, state), self.config)
+            choice = choose(card.identity, self._allowed(state), self.config)
         held = self._played_by_holder(card, choice, seat, t)
         if held:
             return out + held + self._closed(tricks_before, t)
@@ -1065,18 +1063,6 @@ class Recogniser:
         """The cards a new card may be read as: those that may still come out of a hand, and the
         cards guessed for missed plays (a guess is changed when its card is played)."""
         return playable(state) | {guess.card for guess in self._guesses.values()}
-
-    def _allowed_for(self, card: TableCard, state: GameState) -> set[Card]:
-        """The cards ``card`` may be read as (:meth:`_allowed`); read unsure, not those that other
-        cards in play come to rest with it, not yet played, read surely: they are those cards."""
-        if card.confidence >= self.config.sure:
-            return self._allowed(state)
-        beside = {
-            other.card
-            for other in self._waiting
-            if other.id != card.id and other.confidence >= self.config.sure
-        }
-        return self._allowed(state) - beside
 
     def _on_table(self) -> set[Card]:
         """Cards played and still lying on the table: this trick's and uncollected ones'."""
