@@ -262,24 +262,31 @@ class Recogniser:
 
     def _one_arm_each(self, together: list[TableCard]) -> list[TableCard]:
         """``together``, but for the cards in play brought from a side that another of them, first
-        seen later, was brought from too: those without the side (:meth:`_played_from` then tells
-        where they lie). An arm brings one card: the others lay there before it came near them."""
+        seen later, was brought from too, and lying clear of it (beyond half a card's short side):
+        those without the side (:meth:`_played_from` then tells where they lie). An arm brings one
+        card: the others lay there before it came near them. (A card lying mostly under the other
+        keeps its side: the tracker lists the one underneath first.)"""
 
         def side(card: TableCard) -> int | None:
             if card.brought_from is None or not in_play(self.zones, card.position, self.config.play_margin):
                 return None
             return self.zones.nearest_seat(card.brought_from)
 
-        latest: dict[int, float] = {}
+        last: dict[int, TableCard] = {}
         for card in together:
-            if (seat := side(card)) is not None:
-                latest[seat] = max(latest.get(seat, card.first_seen), card.first_seen)
-        return [
-            replace(card, brought_from=None)
-            if (seat := side(card)) is not None and card.first_seen < latest[seat]
-            else card
-            for card in together
-        ]
+            seat = side(card)
+            if seat is not None and (seat not in last or card.first_seen > last[seat].first_seen):
+                last[seat] = card
+
+        def laid_before(card: TableCard) -> bool:
+            seat = side(card)
+            if seat is None:
+                return False
+            later = last[seat]
+            clear = np.hypot(*np.subtract(card.position, later.position)) > min(CARD_MM) / 2
+            return card.first_seen < later.first_seen and bool(clear)
+
+        return [replace(card, brought_from=None) if laid_before(card) else card for card in together]
 
     # --- the trump spot ------------------------------------------------------------------
 
