@@ -293,7 +293,8 @@ class Tracker:
             and np.linalg.norm(tr.position - center) <= config.match_radius
             and not tr.contradicted_by(arrived, config)
         ]
-        self._tracks = [tr for tr in self._tracks if tr not in same]
+        dropped = {tr.id for tr in same}
+        self._tracks = [tr for tr in self._tracks if tr.id not in dropped]
         nearest = min(same, key=lambda tr: float(np.linalg.norm(tr.position - center)), default=None)
         return None if nearest is None else nearest.first_seen
 
