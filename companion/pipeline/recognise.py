@@ -272,19 +272,18 @@ class Recogniser:
                 return None
             return self.zones.nearest_seat(card.brought_from)
 
+        sides = {card.id: side(card) for card in together}
         last: dict[int, TableCard] = {}
         for card in together:
-            seat = side(card)
+            seat = sides[card.id]
             if seat is not None and (seat not in last or card.first_seen > last[seat].first_seen):
                 last[seat] = card
 
         def laid_before(card: TableCard) -> bool:
-            seat = side(card)
-            if seat is None:
+            seat = sides[card.id]
+            if seat is None or card.first_seen >= last[seat].first_seen:
                 return False
-            later = last[seat]
-            clear = np.hypot(*np.subtract(card.position, later.position)) > min(CARD_MM) / 2
-            return card.first_seen < later.first_seen and bool(clear)
+            return bool(np.hypot(*np.subtract(card.position, last[seat].position)) > min(CARD_MM) / 2)
 
         return [replace(card, brought_from=None) if laid_before(card) else card for card in together]
 
@@ -1028,12 +1027,10 @@ class Recogniser:
         amends = guess_freed(view.record, ref, card, others)
         if amends is None or not _no_worse(view, (*view.record.events, *amends, *then)):
             return []
-        first, *more = amends
+        first, *more = amends  # more: the other guess that gave up its card, if any
+        name = seat_name(view.state, self._guesses[ref].seat)
         told = [self._reguess(first, why, t)]
-        for amend in more:
-            name = seat_name(view.state, self._guesses[ref].seat)
-            told.append(self._reguess(amend, f"not the {first.card}, now {name}'s missed play", t))
-        return told
+        return told + [self._reguess(a, f"not the {first.card}, now {name}'s missed play", t) for a in more]
 
     def _reguess(self, amend: Event, why: str, t: float) -> Recognised:
         """Amend a missed play's guess to another card (``why``: which), flagged in place of the

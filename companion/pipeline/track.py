@@ -55,7 +55,7 @@ class TableCard:
     placed: bool
     still_since: float
     last_seen: float
-    first_seen: float = 0.0  # when it was first seen, while it still moved
+    first_seen: float  # when it was first seen, while it still moved
     identity: tuple[tuple[Card, float], ...] = ()  # fused probabilities, most likely first; what they
     # leave short of 1 belongs to cards the identifier did not list
     brought_from: tuple[float, float] | None = None  # where the arm that brought it crossed the edge
