@@ -9,9 +9,10 @@ leave each trick to the seat the next lead came from. A trick taken away one car
 last card played unseen, a guess that leaves the trick to the side the next lead came from. A
 trick's last card missed otherwise, when its seat won the trick and led the next, leaves no side
 out of turn until the card after that lead: it comes from the seat after the leader while the
-rules gave the trick to another. A card of the last trick read unsure, taken for a card that left
-that trick to another seat than the one the next lead came from, was the first other card it was
-read as that gives it to that seat. A card that landed in turn but could not be read is played as a
+rules gave the trick to another. A card of the last trick read unsure (or brought from the side
+of another seat than the one it was given to), taken for a card that left that trick to another
+seat than the one the next lead came from, was the first other card it was read as that gives it
+to that seat. A card that landed in turn but could not be read is played as a
 guess too. A guess is changed when its card is played later, surely read.
 
 Pure functions of game records; the recogniser applies what they return (``amend`` and ``play``

@@ -739,7 +739,8 @@ class Recogniser:
         was the last card played (or that card closed a trick the rules gave another seat): the
         camera missed a card before that one, or misread one. Either a guessed card of the trick
         before it (the last card led) was one that left that trick to the side the lead came from
-        (:func:`won_by`), or a card of it read unsure was another card it was read as that did
+        (:func:`won_by`), or a card of it read unsure, or brought from the side of another seat than
+        the one it was given to, was another card it was read as that did
         (:func:`read_otherwise`), or the seats from the one the last card was given to, up to the one
         it came from, played unseen (:func:`missed_before`; the last card's own seat, whose card in
         the trick was missed, when it won the trick and led that card). Taken when it leaves the
@@ -927,11 +928,13 @@ class Recogniser:
         return [reguessed, *self._lead_given(last_id, lead_amend, t)]
 
     def _unsure_reads(self) -> dict[int, list[Card]]:
-        """The plays read unsure, by log index, each with the other cards it was read as."""
+        """The plays read unsure, or flagged for the side they came from (their arrival was not as
+        told, so neither may their reading be), by log index, each with the other cards it was
+        read as."""
         return {
             play.ref: [card for card, _ in play.choice.alternatives if card != play.choice.card]
             for play in self._plays.values()
-            if not play.sure and play.choice.alternatives
+            if (not play.sure or play.side != play.seat) and play.choice.alternatives
         }
 
     def _tell_read_otherwise(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:

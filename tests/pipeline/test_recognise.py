@@ -626,6 +626,26 @@ def test_a_card_read_unsure_that_lost_its_trick_is_the_other_card_it_was_read_as
     assert "missed" not in " ".join(e.text for e in script.events)
 
 
+def test_a_card_flagged_for_the_side_it_came_from_that_lost_its_trick_is_another_card_it_was_read_as(seen):
+    """Ana's second lead is read surely as the four of batons (0.90; the ace of batons 0.05), but
+    brought from Luis's side: flagged, it lost the trick to Luis's five of batons. Then the lead
+    comes from Ana's side and the card after it from Luis's: Ana won, and her card, whose arrival
+    was not as told, was misread. It becomes the ace, flagged, and the lead hers; no card was
+    missed."""
+    script = _one_trick_played(seen)
+    _tossed(script, 1, "c", "4B", (320.0, 330.0), 0.90, ("1B", 0.05))
+    _tossed(script, 1, "d", "5B", (320.0, 300.0)).take("c", "d").hold(2)
+    assert script.state.tricks[1].winner == 1
+    _tossed(script, 0, "e", "2E", (320.0, 340.0))
+    _tossed(script, 1, "f", "7E", (320.0, 300.0))
+    state = script.state
+    assert _tricks_played(state)[2:] == [(0, "1B"), (1, "5B"), (0, "2E"), (1, "7E")]
+    assert state.valid and state.tricks[1].winner == 0
+    (flag,) = script.session.view().flags
+    assert "read as 4B or 1B" in flag.reason
+    assert "missed" not in " ".join(e.text for e in script.events)
+
+
 def test_one_card_from_the_side_of_a_seat_not_to_play_is_no_missed_card(seen):
     """The five came from Ana's side while Luis was to play, but the next card came from the side
     of the seat to play as told: nothing was missed, the five stays Luis's, flagged."""
