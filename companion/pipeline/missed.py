@@ -12,8 +12,9 @@ out of turn until the card after that lead: it comes from the seat after the lea
 rules gave the trick to another. A card of the last trick read unsure (or brought from the side
 of another seat than the one it was given to), taken for a card that left that trick to another
 seat than the one the next lead came from, was the first other card it was read as that gives it
-to that seat. A card that landed in turn but could not be read is played as a
-guess too. A guess is changed when its card is played later, surely read.
+to that seat. A card that landed in turn but could not be read is played as a guess too. The
+game's last trick taken away short of the cards left had them played by the seats to play, in
+turn. A guess is changed when its card is played later, surely read.
 
 Pure functions of game records; the recogniser applies what they return (``amend`` and ``play``
 events, appended: the log keeps what was played before).
@@ -165,6 +166,36 @@ def short_by(record: GameRecord, fits: Callable[[Event, GameState], bool]) -> Ev
         return None
     plays = _allowed(record, record.events, state, _likely(playable(state), state.trump_suit))
     return next((play for play, after in plays if fits(play, after)), None)
+
+
+def left_in_turn(record: GameRecord) -> tuple[Event, ...] | None:
+    """The plays that close the game's last trick, taken away short of as many cards as are left:
+    the cards left, one for each seat still to play, in turn, in the first order the rules allow
+    with no new problems (each seat the likeliest card left first). None when more or fewer cards
+    are left than the trick lacks, or no order is allowed."""
+    state = replay(record)
+    left = playable(state)
+    if state.to_play is None or not state.current or len(left) != state.rules.seats - len(state.current):
+        return None
+    for order in itertools.permutations(_likely(left, state.trump_suit)):
+        plays, after = _in_turn(record, state, order)
+        if after is not None and len(after.issues) <= len(state.issues):
+            return plays
+    return None
+
+
+def _in_turn(
+    record: GameRecord, state: GameState, cards: Sequence[Card]
+) -> tuple[tuple[Event, ...], GameState | None]:
+    """``cards`` played one after another by the seats to play after ``record`` (whose state is
+    ``state``), and the state after them; None when the game waits for no play before one."""
+    plays: list[Event] = []
+    for card in cards:
+        if state.to_play is None:
+            return tuple(plays), None
+        plays.append(Event("play", seat=state.to_play, card=card))
+        state = replay(replace(record, events=(*record.events, *plays)))
+    return tuple(plays), state
 
 
 def only_way(record: GameRecord, guesses: Collection[int], most: int = 5) -> bool:

@@ -44,6 +44,7 @@ from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.missed import (
     guess_freed,
+    left_in_turn,
     missed_before,
     only_way,
     playable,
@@ -1048,22 +1049,30 @@ class Recogniser:
         return Recognised("amend", t, text, seat=guess.seat, card=amend.card, doubt=doubt, game=self.game)
 
     def _last_card_unseen(self, present: set[int], new: list[TableCard], t: float) -> list[Recognised]:
-        """The game's last trick, one card short, was taken away: that card, the one left, was
-        played unseen by the seat to play. (While a card not yet played lies in play, the trick's
-        cards may only be hidden, and that card the last: it is read first.)"""
+        """The game's last trick, short of as many cards as are left, was taken away: the seats to
+        play played those cards unseen (:func:`left_in_turn`). One card short, that card is sure;
+        more, which seat played which is a guess. (While a card not yet played lies in play, the
+        trick's cards may only be hidden, and that card the next: it is read first.)"""
         if self._over or not self._trick_ids or set(self._trick_ids) & present:
             return []  # every frame: the cheap tests first
         if any(in_play(self.zones, card.position, self.config.play_margin) for card in new):
             return []
-        state = self.session.view().state
-        left = playable(state)
-        if state.to_play is None or len(left) != 1 or len(state.current) != state.rules.seats - 1:
+        view = self.session.view()
+        plays = left_in_turn(view.record)
+        if plays is None:
             return []
-        seat, tricks_before = state.to_play, len(state.tricks)
-        choice = self._play(seat, Choice(left.pop(), 1.0, None, ()), t)
-        text = f"{seat_name(state, seat)} plays {choice.card}: the one card left, taken away before it showed"
+        tricks_before = len(view.state.tricks)
+        if len(plays) > 1:
+            evidence = "the last trick was taken away without it: one of the cards left"
+            told = [self._guessed(play, evidence, t) for play in plays]
+            return [*told, *self._closed(tricks_before, t)]
+        ((play),) = plays
+        seat, card = play.seat, play.card
+        assert seat is not None and card is not None
+        choice = self._play(seat, Choice(card, 1.0, None, ()), t)
+        text = f"{seat_name(view.state, seat)} plays {card}: the one card left, taken away before it showed"
         flag = f" [check: {choice.doubt}]" if choice.doubt else ""
-        played = Recognised("play", t, text + flag, seat, choice.card, doubt=choice.doubt, game=self.game)
+        played = Recognised("play", t, text + flag, seat, card, doubt=choice.doubt, game=self.game)
         return [played, *self._closed(tricks_before, t)]
 
     def _allowed(self, state: GameState) -> set[Card]:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from companion.engine import Event, GameRecord, random_game, replay
 from companion.pipeline.missed import (
     guess_freed,
+    left_in_turn,
     missed_before,
     only_way,
     playable,
@@ -291,3 +292,25 @@ def test_a_trick_taken_away_a_card_short_gets_a_guess_that_leaves_it_to_the_next
     after = replay(replace(before, events=(*before.events, guess)))
     assert after.valid and after.tricks[n].winner == state.tricks[n].winner
     assert taken_short(replace(game, events=game.events[:one_before]), state.tricks[n].winner) is None
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), short=st.integers(1, 5))
+def test_the_last_trick_taken_away_short_gets_the_cards_left_in_turn(preset, seed, short):
+    """The game's last trick goes away with its lead seen but ``short`` of its other cards: the
+    cards left are played by the seats that played them, in turn, and the game ends valid; one card
+    short, it is that very card. Short of a card of the trick before too, nothing is told."""
+    game = random_game(preset, seed)
+    state = replay(game)
+    short = min(short, state.rules.seats - 1)
+    plays = [i for i, event in enumerate(game.events) if event.type == "play"]
+    cut = plays[-short]
+    found = left_in_turn(replace(game, events=game.events[:cut]))
+    assert found is not None
+    truth = [game.events[i] for i in plays[-short:]]
+    assert [play.seat for play in found] == [play.seat for play in truth]
+    assert {play.card for play in found} == {play.card for play in truth}
+    after = replay(replace(game, events=(*game.events[:cut], *found)))
+    assert after.complete and after.valid
+    assert left_in_turn(replace(game, events=game.events[: plays[-state.rules.seats - 1]])) is None

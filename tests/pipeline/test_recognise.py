@@ -822,6 +822,35 @@ def test_the_last_trick_taken_away_a_card_short_had_the_one_card_left_played_uns
     assert "the one card left" in script.events[-4].text and script.events[-4].doubt is None
 
 
+@pytest.mark.parametrize("seed, flagged", [(1, 2), (5, 0)], ids=["either-way", "one-known"])
+def test_the_last_trick_taken_away_two_cards_short_had_the_cards_left_played_unseen_as_guesses(
+    seen, seed, flagged
+):
+    """Four players: the last trick's first two cards are seen, the other two go unseen (a stream
+    that stalled). Once the trick is taken away, the two cards left are played by the seats to
+    play, guesses; the game ends. Both stay flagged where either seat may hold either card; where
+    one of them is known in its seat's hand (the last drawer took the face-up card), they fit in
+    one way only, and their flags are settled."""
+    game = random_game("brisca-4", seed)
+    first = [i for i, e in enumerate(game.events) if e.type == "play"][36]  # the last trick's lead
+    plays = replay(game).tricks[9].plays
+    script = Script(seen, "brisca-4", ("Ana", "Luis", "Eva", "Pau"))
+    script.session.load(replace(game, events=game.events[:first]))
+    for name, (seat, card) in zip("ab", plays[:2], strict=True):
+        _tossed(script, seat, name, str(card), NEAR[seat])
+    assert not script.state.complete
+    script.take("a", "b").hold(2)
+    state = script.state
+    assert state.complete and state.valid and state.tricks[9].plays[:2] == plays[:2]
+    assert [seat for seat, _ in state.tricks[9].plays[2:]] == [seat for seat, _ in plays[2:]]
+    assert {card for _, card in state.tricks[9].plays[2:]} == {card for _, card in plays[2:]}
+    if not flagged:
+        assert state.tricks[9].plays == plays
+    guessed = [event for event in script.events if event.doubt and "one of the cards left" in event.doubt]
+    assert len(guessed) == 2 and len(script.session.view().flags) == flagged
+    assert script.kinds()[-5:] == ["play", "play", "trick", "game-over", "collected"]
+
+
 def _guessed_as_the_last_answer(game) -> bool:
     """Whether the guess for the missed answer of the last trick but one, taken away a card short,
     is the card that answers the last trick."""
