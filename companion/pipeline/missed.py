@@ -179,20 +179,18 @@ def left_in_turn(record: GameRecord) -> tuple[Event, ...] | None:
         return None
     for order in itertools.permutations(_likely(left, state.trump_suit)):
         plays, after = _in_turn(record, state, order)
-        if after is not None and len(after.issues) <= len(state.issues):
+        if len(after.issues) <= len(state.issues):
             return plays
     return None
 
 
 def _in_turn(
     record: GameRecord, state: GameState, cards: Sequence[Card]
-) -> tuple[tuple[Event, ...], GameState | None]:
+) -> tuple[tuple[Event, ...], GameState]:
     """``cards`` played one after another by the seats to play after ``record`` (whose state is
-    ``state``), and the state after them; None when the game waits for no play before one."""
+    ``state``), and the state after them."""
     plays: list[Event] = []
     for card in cards:
-        if state.to_play is None:
-            return tuple(plays), None
         plays.append(Event("play", seat=state.to_play, card=card))
         state = replay(replace(record, events=(*record.events, *plays)))
     return tuple(plays), state
