@@ -6,7 +6,8 @@ whose card was missed, and every card after it by the wrong seat. When two cards
 the sides of the seats that would have played them had the seats before the first been missed,
 those seats' plays go into the log as guesses: cards they may hold, of the fewest points, that
 leave each trick to the seat the next lead came from. A trick taken away one card short had its
-last card played unseen, a guess that leaves the trick to the side the next lead came from. A
+last card played unseen, a guess that leaves the trick to the side the next lead came from (or to
+the hand that took it, which may take a trick short of more cards). A
 trick's last card missed otherwise, when its seat won the trick and led the next, leaves no side
 out of turn until the card after that lead: it comes from the seat after the leader while the
 rules gave the trick to another. A card of the last trick read unsure (or brought from the side
@@ -26,7 +27,7 @@ import itertools
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
-from companion.cards import Card, Suit, deck
+from companion.cards import Card, Suit, deck, trick_winner
 from companion.engine import Event, GameRecord, GameState, replay
 from companion.engine.replay import effective_log
 
@@ -155,6 +156,38 @@ def taken_short(record: GameRecord, seat: int) -> Event | None:
     card the seat to play may have played unseen that leaves the trick to ``seat``, the side the
     next lead came from. None when the trick lacks more than one card, or no card does that."""
     return short_by(record, lambda play, after: after.to_play == seat)
+
+
+def taken_lacking(record: GameRecord, seat: int, most: int = 2000) -> tuple[Event, ...] | None:
+    """The plays the trick under way lacks, taken away without them by the hand of ``seat``, who
+    won it: for each seat still to play, in turn, the likeliest card the rules let it play that
+    leaves ``seat`` winning the trick once ``seat`` has played, and lets the seats after it do so
+    too. None when the trick has no card yet, or no such cards are found in ``most`` tries."""
+    state = replay(record)
+    if not state.current:
+        return None
+    tricks, tries = len(state.tricks), itertools.count()
+
+    def closing(log: tuple[Event, ...], state: GameState) -> Iterator[tuple[Event, ...]]:
+        if len(state.tricks) > tricks:
+            yield ()
+            return
+        for play, after in _allowed(record, log, state, _likely(playable(state), state.trump_suit)):
+            if next(tries) >= most:
+                return
+            if _leaves(play, after, seat, tricks):
+                yield from ((play, *rest) for rest in closing((*log, play), after))
+
+    return next(closing(record.events, state), None)
+
+
+def _leaves(play: Event, after: GameState, seat: int, tricks: int) -> bool:
+    """Whether, after ``play``, ``seat`` wins the trick (number ``tricks`` + 1) if it has played in
+    it; the trick done, whether ``seat`` won it."""
+    if len(after.tricks) > tricks:
+        return after.tricks[tricks].winner == seat
+    seats = [s for s, _ in after.current]
+    return seat not in seats or seats[trick_winner([c for _, c in after.current], after.trump_suit)] == seat
 
 
 def short_by(record: GameRecord, fits: Callable[[Event, GameState], bool]) -> Event | None:

@@ -50,6 +50,7 @@ from companion.pipeline.missed import (
     playable,
     read_otherwise,
     short_by,
+    taken_lacking,
     taken_short,
     unread,
     won_by,
@@ -385,7 +386,7 @@ class Recogniser:
             )
 
         guess = short_by(view.record, then_swaps)
-        return [] if guess is None else self._played_unseen(guess, present, t)
+        return [] if guess is None else self._played_unseen((guess,), present, t)
 
     def _face_up_shows(self, table: TableState, face_up: Card, since: float) -> bool:
         """Whether the card taken for the face-up trump card was seen where it lay, as itself, since
@@ -812,16 +813,16 @@ class Recogniser:
             return []
         if not in_turn and present.intersection(self._trick_ids):
             return None
-        return self._played_unseen(guess, present, t)
+        return self._played_unseen((guess,), present, t)
 
     def _taken_by_hand(self, present: set[int], t: float) -> list[Recognised]:
         """The trick under way went from the table, a card of it seen taken away (its place seen
         bare), with an arm that reached over its cards while they went unseen, after its last card
         came to rest and before that place showed bare: the seat on that arm's side won the trick
         (the winner takes it). Its last card brought from the side of a seat after the one it was
-        given to, the seats from that one on played unseen (:meth:`_taken_after_missed`); else,
-        short of its last card, that card was played unseen, a guess that leaves the trick to that
-        seat (:func:`taken_short`)."""
+        given to, the seats from that one on played unseen (:meth:`_taken_after_missed`); else the
+        cards it lacks were played unseen, guesses that leave the trick to that seat
+        (:func:`taken_lacking`)."""
         if self._over or not self._trick_ids or present.intersection(self._trick_ids):
             return []  # every frame: the cheap tests first
         bare = min((self._cleared[i] for i in self._trick_ids if i in self._cleared), default=None)
@@ -840,13 +841,13 @@ class Recogniser:
         self._taken_tried = tried
         side = self.zones.nearest_seat(max(reached)[1])
         missed = self._taken_after_missed(side, present, t)
-        if missed or len(state.current) != state.rules.seats - 1:
+        if missed:
             return missed
-        guess = taken_short(record, side)
-        if guess is None or guess.seat is None:
+        guesses = taken_lacking(record, side)
+        if guesses is None:
             return []
         evidence = f"the trick was taken away without it, by the hand of {seat_name(state, side)}"
-        return self._played_unseen(guess, present, t, evidence)
+        return self._played_unseen(guesses, present, t, evidence)
 
     def _taken_after_missed(self, side: int, present: set[int], t: float) -> list[Recognised]:
         """The last card of the trick under way was brought from the side of a seat after the one
@@ -886,12 +887,16 @@ class Recogniser:
         return max(self._last_seen.get(i, t) for i in self._trick_ids) >= since
 
     def _played_unseen(
-        self, guess: Event, present: set[int], t: float, evidence: str = "the trick was taken away without it"
+        self,
+        guesses: Sequence[Event],
+        present: set[int],
+        t: float,
+        evidence: str = "the trick was taken away without it",
     ) -> list[Recognised]:
-        """The guessed last play of a trick taken away a card short, applied and told, and the
+        """The guessed last plays of a trick taken away without them, applied and told, and the
         trick done and collected."""
-        told = self._guessed(guess, evidence, t)
-        return [told, self._trick_done(self.session.view().state, t), *self._collected(present, t)]
+        told = [self._guessed(guess, evidence, t) for guess in guesses]
+        return [*told, self._trick_done(self.session.view().state, t), *self._collected(present, t)]
 
     def _guessed(
         self, event: Event, evidence: str, t: float, seat: int | None = None, ref: int | None = None

@@ -17,6 +17,7 @@ from companion.pipeline.missed import (
     only_way,
     playable,
     read_otherwise,
+    taken_lacking,
     taken_short,
     unread,
     won_by,
@@ -314,3 +315,31 @@ def test_the_last_trick_taken_away_short_gets_the_cards_left_in_turn(preset, see
     after = replay(replace(game, events=(*game.events[:cut], *found)))
     assert after.complete and after.valid
     assert left_in_turn(replace(game, events=game.events[: plays[-state.rules.seats - 1]])) is None
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), pick=st.floats(0, 1, exclude_max=True), short=st.integers(1, 5))
+def test_a_trick_taken_away_short_of_cards_by_its_winner_gets_guesses_that_leave_it_to_that_winner(
+    preset, seed, pick, short
+):
+    """Whatever trick goes away with its lead seen but ``short`` of its other cards, by the hand of
+    the seat that won it: the guesses are the seats' that played them, in turn, and give the trick
+    to that seat; the rules allow them. One card short, the guess is :func:`taken_short`'s."""
+    game = random_game(preset, seed)
+    state = replay(game)
+    seats = state.rules.seats
+    n, short = int(pick * len(state.tricks)), min(short, seats - 1)
+    plays = [i for i, event in enumerate(game.events) if event.type == "play"]
+    cut = plays[(n + 1) * seats - short]
+    before = replace(game, events=game.events[:cut])
+    winner = state.tricks[n].winner
+    guesses = taken_lacking(before, winner)
+    assert guesses is not None
+    assert [g.seat for g in guesses] == [
+        game.events[i].seat for i in plays[(n + 1) * seats - short : (n + 1) * seats]
+    ]
+    after = replay(replace(before, events=(*before.events, *guesses)))
+    assert after.valid and after.tricks[n].winner == winner
+    if short == 1 and n < len(state.tricks) - 1:
+        assert guesses == (taken_short(before, winner),)

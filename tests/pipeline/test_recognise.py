@@ -974,6 +974,23 @@ def test_a_trick_taken_away_a_card_short_by_a_players_hand_was_won_by_that_playe
     assert f"by the hand of {('Ana', 'Luis')[taker]}" in flag.reason
 
 
+@pytest.mark.parametrize("taker", [0, 3])
+def test_a_trick_taken_away_two_cards_short_by_a_players_hand_was_won_by_that_player(seen, taker):
+    """Four players: Ana leads the ace of swords and Luis answers; Eva's and Pau's cards never show
+    (a stream that stalled), and a hand takes the trick away: the trick is told at once, their
+    cards flagged guesses that leave it to the player whose side the hand came from."""
+    script = _four(seen)
+    _tossed(script, 0, "a", "1E", NEAR[0])
+    _tossed(script, 1, "b", "5E", NEAR[1])
+    _taken_by(script, taker, "a", "b", at=NEAR[0])
+    (trick,) = script.state.tricks
+    assert trick.plays[:2] == _in_order("1E", "5E") and [seat for seat, _ in trick.plays[2:]] == [2, 3]
+    assert trick.winner == taker and script.state.valid
+    assert script.kinds()[-4:] == ["play", "play", "trick", "collected"]
+    flags = script.session.view().flags
+    assert len(flags) == 2 and all(f"by the hand of {('Ana', 'Pau')[taker > 0]}" in f.reason for f in flags)
+
+
 def test_a_hand_that_reaches_where_the_trick_lay_after_its_place_showed_bare_did_not_take_it(seen):
     """The trick goes while the stream stalls (no arm seen), its place shows bare, and then Luis's
     arm reaches there: it came too late to have taken the trick, which waits for the next card."""
