@@ -164,7 +164,8 @@ class Played:
 
 @dataclass(frozen=True)
 class Guess:
-    """A missed or unread play's guessed card and the seat that played it (its flag is on the play)."""
+    """A missed or unread play's guessed card and the seat that played it (its flag is on the play),
+    or the other reading a doubtful play was amended to."""
 
     card: Card
     seat: int
@@ -666,7 +667,8 @@ class Recogniser:
     def _doubt_settled(self, card: TableCard, seat: int, t: float) -> list[Recognised]:
         """``card`` is surely a card played before, in this game, as a doubtful reading nearly as
         likely another card still unseen: that play was the other card. The play is amended, its
-        flag settled, when the log with ``card`` played by ``seat`` replays with no more problems."""
+        flag settled, when the log with ``card`` played by ``seat`` replays with no more problems.
+        The other card is a guess still: played later too, it frees the play (:meth:`_guess_taken`)."""
         view = self.session.view()
         allowed = playable(view.state)
         if card.card is None or card.confidence < self.config.sure or card.card in allowed:
@@ -688,6 +690,7 @@ class Recogniser:
         settled = Choice(other[0], other[1], None, taken.alternatives)
         self._apply(amend, settled, t)
         self._plays[earlier] = replace(play, choice=settled, sure=True)
+        self._guesses[play.ref] = Guess(other[0], play.seat)  # the other reading: a guess still
         name = seat_name(view.state, play.seat)
         text = f"{name} played {other[0]}, not {card.card}: the {card.card} is played now, surely read"
         return [Recognised("amend", t, text, seat=play.seat, card=other[0], game=self.game)]

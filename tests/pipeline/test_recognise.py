@@ -553,6 +553,24 @@ def test_a_doubtful_play_is_amended_when_the_card_it_was_taken_for_is_played_sur
         assert "6O" in script.events[-1].doubt
 
 
+def test_a_doubtful_play_amended_to_its_other_reading_is_a_guess_once_that_card_is_played_too(seen):
+    """The first card, read as the six of coins or the seven, became the seven when the six was
+    played later, surely read. Then the seven is played too, surely read: the first card was
+    neither, and becomes a flagged guess that still wins its trick; the seven is played."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "6O", 0.5, ("7O", 0.45)).hold(2).put("b", SPOT[1], "5C").hold(1)
+    script.take("a", "b").hold(2).put("c", SPOT[0], "6O", 0.95, ("7O", 0.03)).hold(2)
+    script.put("d", SPOT[1], "4B").hold(1).take("c", "d").hold(2)
+    assert script.state.tricks[0].plays[0] == (0, Card.parse("7O"))
+    script.put("e", SPOT[0], "7O").hold(2)
+    state = script.state
+    (seat, card), _ = state.tricks[0].plays
+    assert seat == 0 and card not in {Card.parse("6O"), Card.parse("7O")} and state.tricks[0].winner == 0
+    assert state.current == ((0, Card.parse("7O")),) and state.valid
+    (flag,) = script.session.view().flags
+    assert "not the 7O" in flag.reason
+
+
 def _tricks_played(state) -> list[tuple[int, str]]:
     """Who played which card in the tricks done, in order."""
     return [(seat, str(card)) for trick in state.tricks for seat, card in trick.plays]
