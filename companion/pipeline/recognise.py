@@ -1059,7 +1059,8 @@ class Recogniser:
     def _last_card_unseen(self, present: set[int], new: list[TableCard], t: float) -> list[Recognised]:
         """The game's last trick, short of as many cards as are left, was taken away: the seats to
         play played those cards unseen (:func:`left_in_turn`). One card short, that card is sure;
-        more, which seat played which is a guess. (While a card not yet played lies in play, the
+        more, which seat played which is a guess, and a card of the trick must have been seen taken
+        away (its place seen bare), not just gone. (While a card not yet played lies in play, the
         trick's cards may only be hidden, and that card the next: it is read first.)"""
         if self._over or not self._trick_ids or set(self._trick_ids) & present:
             return []  # every frame: the cheap tests first
@@ -1071,6 +1072,8 @@ class Recogniser:
             return []
         tricks_before = len(view.state.tricks)
         if len(plays) > 1:
+            if not self._cleared.keys() & set(self._trick_ids):
+                return []  # so many unseen at once may only lie under an arm: seen taken away only
             evidence = "the last trick was taken away without it: one of the cards left"
             told = [self._guessed(play, evidence, t) for play in plays]
             return [*told, *self._closed(tricks_before, t)]

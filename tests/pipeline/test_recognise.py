@@ -845,10 +845,10 @@ def test_the_last_trick_taken_away_two_cards_short_had_the_cards_left_played_uns
     seen, seed, flagged
 ):
     """Four players: the last trick's first two cards are seen, the other two go unseen (a stream
-    that stalled). Once the trick is taken away, the two cards left are played by the seats to
-    play, guesses; the game ends. Both stay flagged where either seat may hold either card; where
-    one of them is known in its seat's hand (the last drawer took the face-up card), they fit in
-    one way only, and their flags are settled."""
+    that stalled). Once the trick is seen taken away (gone, they may lie under an arm), the two
+    cards left are played by the seats to play, guesses; the game ends. Both stay flagged where
+    either seat may hold either card; where one of them is known in its seat's hand (the last
+    drawer took the face-up card), they fit in one way only, and their flags are settled."""
     game = random_game("brisca-4", seed)
     first = [i for i, e in enumerate(game.events) if e.type == "play"][36]  # the last trick's lead
     plays = replay(game).tricks[9].plays
@@ -858,6 +858,8 @@ def test_the_last_trick_taken_away_two_cards_short_had_the_cards_left_played_uns
         _tossed(script, seat, name, str(card), NEAR[seat])
     assert not script.state.complete
     script.take("a", "b").hold(2)
+    assert not script.state.complete  # gone, but maybe only under an arm
+    script.bare(NEAR[plays[0][0]]).hold(1)
     state = script.state
     assert state.complete and state.valid and state.tricks[9].plays[:2] == plays[:2]
     assert [seat for seat, _ in state.tricks[9].plays[2:]] == [seat for seat, _ in plays[2:]]
