@@ -204,15 +204,16 @@ def short_by(record: GameRecord, fits: Callable[[Event, GameState], bool]) -> Ev
 def left_in_turn(record: GameRecord) -> tuple[Event, ...] | None:
     """The plays that close the game's last trick, taken away short of as many cards as are left:
     the cards left, one for each seat still to play, in turn, in the first order the rules allow
-    with no new problems (each seat the likeliest card left first). None when more or fewer cards
-    are left than the trick lacks, or no order is allowed."""
+    with no new problems (each seat the likeliest card left first). One card short, that card
+    whatever problems it brings (it is the one left). None when more or fewer cards are left than
+    the trick lacks, or no order of several is allowed."""
     state = replay(record)
     left = playable(state)
     if state.to_play is None or not state.current or len(left) != state.rules.seats - len(state.current):
         return None
     for order in itertools.permutations(_likely(left, state.trump_suit)):
         plays, after = _in_turn(record, state, order)
-        if len(after.issues) <= len(state.issues):
+        if len(after.issues) <= len(state.issues) or len(plays) == 1:
             return plays
     return None
 
