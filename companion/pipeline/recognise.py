@@ -191,6 +191,7 @@ class Recogniser:
         self._reached: dict[int, tuple[float, tuple[float, float]] | None] = {}  # a trick card's id ->
         # the last arm that reached over it unseen (when, where it crossed the edge), until it showed bare
         self._taken_tried: tuple[frozenset[int], int] | None = None  # (trick ids, log length) tried
+        self._left_tried: tuple[frozenset[int], int] | None = None  # the same, for the cards left
         self._trick_gone_at: float | None = None  # when the table lost the last card of the trick under way
         self._cleared: dict[int, float] = {}  # trick cards seen taken away (their place seen bare) -> when
         self._over = False
@@ -1067,21 +1068,27 @@ class Recogniser:
         if any(in_play(self.zones, card.position, self.config.play_margin) for card in new):
             return []
         view = self.session.view()
-        plays = left_in_turn(view.record)
+        state, record = view.state, view.record
+        short = state.rules.seats - len(state.current)
+        if short > 1 and not self._cleared.keys() & set(self._trick_ids):
+            return []  # so many unseen at once may only lie under an arm: seen taken away only
+        tried = (frozenset(self._trick_ids), len(record.events))
+        if tried == self._left_tried:
+            return []
+        self._left_tried = tried
+        plays = left_in_turn(record)
         if plays is None:
             return []
-        tricks_before = len(view.state.tricks)
+        tricks_before = len(state.tricks)
         if len(plays) > 1:
-            if not self._cleared.keys() & set(self._trick_ids):
-                return []  # so many unseen at once may only lie under an arm: seen taken away only
             evidence = "the last trick was taken away without it: one of the cards left"
             told = [self._guessed(play, evidence, t) for play in plays]
             return [*told, *self._closed(tricks_before, t)]
-        ((play),) = plays
+        (play,) = plays
         seat, card = play.seat, play.card
         assert seat is not None and card is not None
         choice = self._play(seat, Choice(card, 1.0, None, ()), t)
-        text = f"{seat_name(view.state, seat)} plays {card}: the one card left, taken away before it showed"
+        text = f"{seat_name(state, seat)} plays {card}: the one card left, taken away before it showed"
         flag = f" [check: {choice.doubt}]" if choice.doubt else ""
         played = Recognised("play", t, text + flag, seat, card, doubt=choice.doubt, game=self.game)
         return [played, *self._closed(tricks_before, t)]
