@@ -158,7 +158,7 @@ def taken_short(record: GameRecord, seat: int) -> Event | None:
     return short_by(record, lambda play, after: after.to_play == seat)
 
 
-def taken_lacking(record: GameRecord, seat: int, most: int = 2000) -> tuple[Event, ...] | None:
+def taken_lacking(record: GameRecord, seat: int, most: int = 300) -> tuple[Event, ...] | None:
     """The plays the trick under way lacks, taken away without them by the hand of ``seat``, who
     won it: for each seat still to play, in turn, the likeliest card the rules let it play that
     leaves ``seat`` winning the trick once ``seat`` has played, and lets the seats after it do so
