@@ -23,6 +23,7 @@ class TrackConfig:
     revive_s: float = 4.0  # a card put back within this time, near where it was, is the same card
     switch_confidence: float = 0.7  # a reading this sure of another card ...
     switch_sightings: int = 4  # ... this many times in a row means the card was replaced
+    misread_share: float = 0.1  # ... unless the card's readings gave the other card this much: misread
     reach_s: float = 1.0  # a new card was brought by an arm seen this recently ...
     reach_radius: float = 100.0  # ... whose tip came this close to it
     clear_radius: float = 20.0  # a place seen bare this close to an unseen card: it was taken away

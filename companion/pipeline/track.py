@@ -14,12 +14,16 @@ the table lay still again) is a new card, placed at once (the pile lay still for
 next player's card may cover it a moment later), and replaces the unplaced card seen moving near it,
 unless that card was read surely as another (laid while a stream stalled, and not yet placed);
 but a card placed while the piles still moved, never seen arriving, that is found arriving within
-``jump_radius`` and read as itself is that card, nudged before the piles lay still again.
+``jump_radius`` and read as itself is that card, nudged before the piles lay still again; and so
+is one found arriving within ``still_radius`` of a placed card, brought by the arm that brought that
+card, whatever it reads as: an arm brings one card, and the hand still on it nudges it.
 A card lying still does not jump: a reading over ``jump_radius`` from a placed card and surely
 another card is a card brought there while that one went unseen, and starts a track of its own.
 A card read surely as another ``switch_sightings`` frames in a row was replaced where it lies (a
 card tossed right over it hides it whole), unless another face-up card is read over or under it
-in those frames: it is only partly covered then, read from what shows of it, and still lies there.
+in those frames: it is only partly covered then, read from what shows of it, and still lies there;
+or unless its readings gave that other card ``misread_share`` before: it was misread, and is read
+better now.
 """
 
 from __future__ import annotations
@@ -146,7 +150,8 @@ class _Track:
             self.placed = True
 
     def contradicted_by(self, reading: Reading, config: TrackConfig) -> bool:
-        """Whether ``reading`` is surely another card than the one this track surely is."""
+        """Whether ``reading`` is surely another card than the one this track surely is, and one its
+        readings gave little (else it was misread before, not replaced now)."""
         identity = self.identity()
         if not identity or reading.card is None:
             return False
@@ -155,6 +160,7 @@ class _Track:
             p_mine >= config.switch_confidence
             and reading.confidence >= config.switch_confidence
             and (mine != theirs)
+            and dict(identity).get(theirs, 0.0) < config.misread_share
         )
 
     def left_for(self, reading: Reading, config: TrackConfig) -> bool:
@@ -168,13 +174,18 @@ class _Track:
         identity = self.identity()  # ranked over every card seen: only for the rare sure jump
         return not identity or reading.card != identity[0][0]
 
-    def found_again(self, reading: Reading, config: TrackConfig, covered: bool = False) -> bool:
+    def found_again(
+        self, reading: Reading, config: TrackConfig, covered: bool = False, held: bool = False
+    ) -> bool:
         """Whether ``reading``, of a card seen arriving on a pile within ``jump_radius`` of this card and
         read as it, is this card: placed while the piles still moved, so never seen arriving, and
         nudged before they lay still again. (A card the piles know does not arrive again where it
         lies; one tossed over it may be read as it, from the part of it the crop takes in.) A
         reading ``covered`` by another card seen arriving with it is read from what shows of it:
-        it is this card whatever it reads as."""
+        it is this card whatever it reads as; so is one ``held``: at this card's very place, by the
+        arm that brought it (an arm brings one card: the hand still on it, nudging it)."""
+        if self.placed and held:
+            return True
         if not self.placed or self.arrived or (reading.card is None and not covered):
             return False
         if np.linalg.norm(np.asarray(reading.center) - self.position) > config.jump_radius:
@@ -316,7 +327,7 @@ class Tracker:
                 continue
             if reading.arrived:
                 covered = _under_arrived(reading, readings[i + 1 :])
-                if not track.found_again(reading, config, covered):
+                if not track.found_again(reading, config, covered, self._held(track, reading)):
                     continue
             used_readings.add(i)
             used_tracks.add(j)
@@ -352,6 +363,16 @@ class Tracker:
         track.absorb(reading, t, self.config)
         track.placed = track.placed or reading.arrived  # the pile lay still for it to be found
         return track
+
+    def _held(self, track: _Track, reading: Reading) -> bool:
+        """Whether ``reading``, seen arriving within ``still_radius`` of ``track``, was brought by the
+        arm that brought that card (crossing the table's edge within ``still_radius`` of where it
+        did): the same card, the hand still on it."""
+        center = np.asarray(reading.center, dtype=np.float64)
+        if track.brought_from is None or np.linalg.norm(center - track.position) > self.config.still_radius:
+            return False
+        arm = self._brought_from(center)
+        return arm is not None and math.dist(arm, track.brought_from) <= self.config.still_radius
 
     def _brought_from(self, center: np.ndarray) -> tuple[float, float] | None:
         """Where the arm that brought a card to ``center`` crossed the table's edge, if one was seen."""

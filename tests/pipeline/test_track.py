@@ -101,6 +101,17 @@ def test_another_card_put_where_one_lay_is_a_new_card(seen):
     assert new.id != old.id and new.card == Card.parse("7B")
 
 
+def test_a_card_read_surely_as_another_it_was_read_as_before_was_misread_not_replaced(seen):
+    """The seven of swords is read as the five at first (0.76; the seven 0.22), then surely as the
+    seven: the same card, read better, not another card put in its place."""
+    tracker = Tracker(CONFIG)
+    state = feed(tracker, [[seen(300, 300, "5E", 0.76, ("7E", 0.22))]] * 6)
+    (first,) = state.placed()
+    state = feed(tracker, [[seen(300, 300, "7E", 0.97)]] * 12, start=0.6)
+    (card,) = state.placed()
+    assert card.id == first.id and card.card == Card.parse("7E")
+
+
 def test_a_card_partly_covered_by_another_seen_beside_it_is_not_replaced_when_misread(seen):
     """The knight of swords tossed over the top of the seven of coins hides a pip: the seven is read
     surely as the six from then on. The knight is seen as a card of its own, so the seven was not
@@ -233,6 +244,26 @@ def test_a_card_seen_arriving_on_a_pile_is_a_new_card_not_the_one_under_it(seen)
     assert all(c.placed for c in state.cards)
     (only,) = toss(arrived=False).cards  # taken for the card under it, which moved
     assert only.card == Card.parse("7B")
+
+
+@pytest.mark.parametrize("same_arm", [True, False])
+def test_a_card_seen_arriving_again_at_its_place_with_the_arm_that_brought_it_is_that_card(seen, same_arm):
+    """The ace of swords, brought by an arm from the bottom edge, is placed; the hand, still on it,
+    nudges it, and it is seen arriving again where it lies, read as the six of swords: the same
+    card, whatever it reads as (an arm brings one card). Brought there by an arm from another edge,
+    it is a new card, tossed over it."""
+    from dataclasses import replace
+
+    tracker = Tracker(CONFIG)
+    arm = Reach(edge=(320.0, 640.0), tip=(322.0, 330.0))
+    ace = seen(320, 320, "1E")
+    tracker.update([replace(ace, arrived=True)], 0.0, [arm])
+    state = feed(tracker, [[ace]] * 6, start=0.1)
+    (placed,) = state.placed()
+    other = arm if same_arm else Reach(edge=(320.0, 0.0), tip=(321.0, 322.0))
+    tracker.update([replace(seen(321, 322, "6E", 0.78, ("1E", 0.1)), arrived=True)], 0.7, [other])
+    state = feed(tracker, [[ace]] * 3, start=0.8)
+    assert (sorted(c.id for c in state.cards) == [placed.id]) == same_arm
 
 
 @pytest.mark.parametrize("known_to_the_piles", [False, True])
