@@ -15,7 +15,7 @@ next player's card may cover it a moment later), and replaces the unplaced card 
 unless that card was read surely as another (laid while a stream stalled, and not yet placed);
 but a card placed while the piles still moved, never seen arriving, that is found arriving within
 ``jump_radius`` and read as itself is that card, nudged before the piles lay still again; and so
-is one found arriving within ``still_radius`` of a placed card, brought by the arm that brought that
+is one found arriving within ``jump_radius`` of a placed card, brought by the arm that brought that
 card, whatever it reads as: an arm brings one card, and the hand still on it nudges it.
 A card lying still does not jump: a reading over ``jump_radius`` from a placed card and surely
 another card is a card brought there while that one went unseen, and starts a track of its own.
@@ -182,8 +182,8 @@ class _Track:
         nudged before they lay still again. (A card the piles know does not arrive again where it
         lies; one tossed over it may be read as it, from the part of it the crop takes in.) A
         reading ``covered`` by another card seen arriving with it is read from what shows of it:
-        it is this card whatever it reads as; so is one ``held``: at this card's very place, by the
-        arm that brought it (an arm brings one card: the hand still on it, nudging it)."""
+        it is this card whatever it reads as; so is one ``held``: brought by the arm that brought
+        this card (an arm brings one card: the hand still on it, nudging it)."""
         if self.placed and held:
             return True
         if not self.placed or self.arrived or (reading.card is None and not covered):
@@ -365,11 +365,11 @@ class Tracker:
         return track
 
     def _held(self, track: _Track, reading: Reading) -> bool:
-        """Whether ``reading``, seen arriving within ``still_radius`` of ``track``, was brought by the
+        """Whether ``reading``, seen arriving within ``jump_radius`` of ``track``, was brought by the
         arm that brought that card (crossing the table's edge within ``still_radius`` of where it
         did): the same card, the hand still on it."""
         center = np.asarray(reading.center, dtype=np.float64)
-        if track.brought_from is None or np.linalg.norm(center - track.position) > self.config.still_radius:
+        if track.brought_from is None or np.linalg.norm(center - track.position) > self.config.jump_radius:
             return False
         arm = self._brought_from(center)
         return arm is not None and math.dist(arm, track.brought_from) <= self.config.still_radius
