@@ -15,8 +15,9 @@ next player's card may cover it a moment later), and replaces the unplaced card 
 unless that card was read surely as another (laid while a stream stalled, and not yet placed);
 but a card placed while the piles still moved, never seen arriving, that is found arriving within
 ``jump_radius`` and read as itself is that card, nudged before the piles lay still again; and so
-is one found arriving within ``jump_radius`` of a placed card, brought by the arm that brought that
-card, whatever it reads as: an arm brings one card, and the hand still on it nudges it.
+is one found arriving within ``jump_radius`` of a card placed a moment before (``reach_s``), brought
+by the arm that brought that card, whatever it reads as: an arm brings one card, and the hand still
+on it nudges it.
 A card lying still does not jump: a reading over ``jump_radius`` from a placed card and surely
 another card is a card brought there while that one went unseen, and starts a track of its own.
 A card read surely as another ``switch_sightings`` frames in a row was replaced where it lies (a
@@ -327,7 +328,7 @@ class Tracker:
                 continue
             if reading.arrived:
                 covered = _under_arrived(reading, readings[i + 1 :])
-                if not track.found_again(reading, config, covered, self._held(track, reading)):
+                if not track.found_again(reading, config, covered, self._held(track, reading, t)):
                     continue
             used_readings.add(i)
             used_tracks.add(j)
@@ -364,12 +365,15 @@ class Tracker:
         track.placed = track.placed or reading.arrived  # the pile lay still for it to be found
         return track
 
-    def _held(self, track: _Track, reading: Reading) -> bool:
-        """Whether ``reading``, seen arriving within ``jump_radius`` of ``track``, was brought by the
-        arm that brought that card (crossing the table's edge within ``still_radius`` of where it
-        did): the same card, the hand still on it."""
+    def _held(self, track: _Track, reading: Reading, t: float) -> bool:
+        """Whether ``reading``, seen arriving within ``jump_radius`` of ``track``, first seen at most
+        ``reach_s`` before, was brought by the arm that brought that card (crossing the table's edge
+        within ``still_radius`` of where it did): the same card, the hand still on it. (Later, the
+        same player's arm brings the next card it plays.)"""
         center = np.asarray(reading.center, dtype=np.float64)
-        if track.brought_from is None or np.linalg.norm(center - track.position) > self.config.jump_radius:
+        if track.brought_from is None or t - track.first_seen > self.config.reach_s:
+            return False
+        if np.linalg.norm(center - track.position) > self.config.jump_radius:
             return False
         arm = self._brought_from(center)
         return arm is not None and math.dist(arm, track.brought_from) <= self.config.still_radius

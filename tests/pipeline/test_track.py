@@ -246,24 +246,28 @@ def test_a_card_seen_arriving_on_a_pile_is_a_new_card_not_the_one_under_it(seen)
     assert only.card == Card.parse("7B")
 
 
-@pytest.mark.parametrize("same_arm", [True, False])
-def test_a_card_seen_arriving_again_by_the_arm_that_brought_it_is_that_card_nudged(seen, same_arm):
+@pytest.mark.parametrize(
+    ("same_arm", "after", "same_card"), [(True, 0.7, True), (False, 0.7, False), (True, 2.5, False)]
+)
+def test_a_card_seen_arriving_again_by_the_arm_that_brought_it_is_that_card_nudged(
+    seen, same_arm, after, same_card
+):
     """The ace of swords, brought by an arm from the bottom edge, is placed; the hand, still on it,
     nudges it 16 mm, and it is seen arriving again, read as the six of swords: the same card,
-    whatever it reads as (an arm brings one card). Brought there by an arm from another edge, it
-    is a new card, tossed over it."""
+    whatever it reads as (an arm brings one card). Brought there by an arm from another edge, or
+    by the same arm well after (the same player's next card), it is a new card, tossed over it."""
     from dataclasses import replace
 
     tracker = Tracker(CONFIG)
     arm = Reach(edge=(320.0, 640.0), tip=(322.0, 330.0))
     ace = seen(320, 320, "1E")
     tracker.update([replace(ace, arrived=True)], 0.0, [arm])
-    state = feed(tracker, [[ace]] * 6, start=0.1)
+    state = feed(tracker, [[ace]] * round(after * FPS - 1), start=0.1)
     (placed,) = state.placed()
     other = arm if same_arm else Reach(edge=(320.0, 0.0), tip=(332.0, 331.0))
-    tracker.update([replace(seen(332, 331, "6E", 0.78, ("1E", 0.1)), arrived=True)], 0.7, [other])
-    state = feed(tracker, [[seen(332, 331, "1E")]] * 3, start=0.8)
-    assert (sorted(c.id for c in state.cards) == [placed.id]) == same_arm
+    tracker.update([replace(seen(332, 331, "6E", 0.78, ("1E", 0.1)), arrived=True)], after, [other])
+    state = feed(tracker, [[seen(332, 331, "1E")]] * 3, start=after + 0.1)
+    assert (sorted(c.id for c in state.cards) == [placed.id]) == same_card
 
 
 @pytest.mark.parametrize("known_to_the_piles", [False, True])
