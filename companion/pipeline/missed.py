@@ -23,7 +23,9 @@ events, appended: the log keeps what was played before).
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
@@ -166,6 +168,18 @@ def taken_lacking(record: GameRecord, seat: int, most: int = 300) -> tuple[Event
     state = replay(record)
     if not state.current:
         return None
+    tricks = len(state.tricks)
+    fits = functools.partial(_leaves, seat=seat, tricks=tricks)
+    return next(_closings(record, state, fits, most), None)
+
+
+def _closings(
+    record: GameRecord, state: GameState, fits: Callable[[Event, GameState], bool], most: float = math.inf
+) -> Iterator[tuple[Event, ...]]:
+    """The runs of plays that close the trick under way after ``record`` (whose state is
+    ``state``), each seat's the likeliest first, each play one the rules allow with no new
+    problems and whose play ``fits`` (given the play and the state after it); at most ``most``
+    plays tried in all (every one when not given)."""
     tricks, tries = len(state.tricks), itertools.count()
 
     def closing(log: tuple[Event, ...], state: GameState) -> Iterator[tuple[Event, ...]]:
@@ -175,10 +189,10 @@ def taken_lacking(record: GameRecord, seat: int, most: int = 300) -> tuple[Event
         for play, after in _allowed(record, log, state, _likely(playable(state), state.trump_suit)):
             if next(tries) >= most:
                 return
-            if _leaves(play, after, seat, tricks):
+            if fits(play, after):
                 yield from ((play, *rest) for rest in closing((*log, play), after))
 
-    return next(closing(record.events, state), None)
+    return closing(record.events, state)
 
 
 def _leaves(play: Event, after: GameState, seat: int, tricks: int) -> bool:
@@ -211,23 +225,9 @@ def left_in_turn(record: GameRecord) -> tuple[Event, ...] | None:
     left = playable(state)
     if state.to_play is None or not state.current or len(left) != state.rules.seats - len(state.current):
         return None
-    for order in itertools.permutations(_likely(left, state.trump_suit)):
-        plays, after = _in_turn(record, state, order)
-        if len(after.issues) <= len(state.issues) or len(plays) == 1:
-            return plays
-    return None
-
-
-def _in_turn(
-    record: GameRecord, state: GameState, cards: Sequence[Card]
-) -> tuple[tuple[Event, ...], GameState]:
-    """``cards`` played one after another by the seats to play after ``record`` (whose state is
-    ``state``), and the state after them."""
-    plays: list[Event] = []
-    for card in cards:
-        plays.append(Event("play", seat=state.to_play, card=card))
-        state = replay(replace(record, events=(*record.events, *plays)))
-    return tuple(plays), state
+    if len(left) == 1:
+        return (Event("play", seat=state.to_play, card=next(iter(left))),)
+    return next(_closings(record, state, lambda play, after: True), None)  # every order: at most 5! of them
 
 
 def only_way(record: GameRecord, guesses: Collection[int], most: int = 5) -> bool:
