@@ -235,7 +235,7 @@ class Recogniser:
                 if taken is None:  # a card of the trick, unseen since it came, may be gone: wait
                     break
                 out += taken
-                events = self._played(card, table.t)
+                events = self._played(card, table)
                 if events is None:  # a doubtful card is watched longer; later cards wait their turn
                     break
                 out += events
@@ -437,8 +437,8 @@ class Recogniser:
 
     # --- plays ---------------------------------------------------------------------------------
 
-    def _played(self, card: TableCard, t: float) -> list[Recognised] | None:
-        state = self.session.view().state
+    def _played(self, card: TableCard, table: TableState) -> list[Recognised] | None:
+        state, t = self.session.view().state, table.t
         if self._over or state.trump_card is None:
             if self._over:
                 self._roles[card.id] = "ignored"
@@ -448,9 +448,12 @@ class Recogniser:
         if seat is None:
             self._roles[card.id] = "ignored"
             return []
+        misread = None
         if card.confidence >= self.config.sure and card.card in self._on_table():
-            self._roles[card.id] = "ignored"  # a card of a trick still lying there, seen anew
-            return []
+            misread = self._misread_play(card, table)
+            if misread is None:
+                self._roles[card.id] = "ignored"  # a card of a trick still lying there, seen anew
+                return []
         early = not state.current and bool(self._uncollected)  # a lead while the last trick lies there
         if early and t - self._placed_at[card.id] < self.config.gather_wait_s:
             return None  # a trick is gathered before the next is led: one of its cards, seen anew
@@ -470,9 +473,12 @@ class Recogniser:
             self._swap_behind_play(card, seat, t)
             or self._swap_in_last_draw(card, seat, t)
             or self._swapped_by(choice, seat, t)
-            or self._doubt_settled(card, seat, t)
+            or self._doubt_settled(card, seat, t, misread)
             or self._guess_taken(choice, seat, t)
         )
+        if misread is not None and not out:
+            self._roles[card.id] = "ignored"
+            return []
         if out:
             state = self.session.view().state
             choice = choose(card.identity, self._allowed(state), self.config)
@@ -665,24 +671,33 @@ class Recogniser:
         text = f"{name} swapped {swap.put} for {swap.took} (seen when the {swap.took} was played)"
         return [Recognised("amend", t, text, seat=seat, card=swap.put, game=self.game)]
 
-    def _doubt_settled(self, card: TableCard, seat: int, t: float) -> list[Recognised]:
-        """``card`` is surely a card played before, in this game, as a doubtful reading nearly as
-        likely another card still unseen: that play was the other card. The play is amended, its
-        flag settled, when the log with ``card`` played by ``seat`` replays with no more problems.
-        The other card is a guess still: played later too, it frees the play (:meth:`_guess_taken`)."""
+    def _doubt_settled(self, card: TableCard, seat: int, t: float, misread: int | None) -> list[Recognised]:
+        """``card`` is surely a card played before, in this game, as a doubtful reading (or from the
+        table card ``misread``, :meth:`_misread_play`) nearly as likely another card still unseen:
+        that play was the other card. The play is amended, its flag settled, when the log with
+        ``card`` played by ``seat`` replays with no more problems. The other card is a guess still:
+        played later too, it frees the play (:meth:`_guess_taken`)."""
         view = self.session.view()
         allowed = playable(view.state)
         if card.card is None or card.confidence < self.config.sure or card.card in allowed:
             return []
-        earlier = next((i for i, p in self._plays.items() if p.choice.card == card.card and not p.sure), None)
+        earlier = next(
+            (
+                i
+                for i, p in self._plays.items()
+                if p.choice.card == card.card and (not p.sure or i == misread)
+            ),
+            None,
+        )
         if earlier is None:
             return []
         play = self._plays[earlier]
         taken = play.choice
         other = next(((c, p) for c, p in taken.alternatives if c != card.card and c in allowed), None)
-        if other is None or (
-            taken.probability >= self.config.sure and taken.probability - other[1] >= self.config.margin
-        ):
+        if other is None:
+            return []
+        sure = taken.probability >= self.config.sure and taken.probability - other[1] >= self.config.margin
+        if sure and earlier != misread:  # a sure reading gives way only to a card lying there at once
             return []
         amend = Event("amend", ref=play.ref, card=other[0])
         if not _no_worse(view, (*view.record.events, amend, Event("play", seat=seat, card=card.card))):
@@ -1097,6 +1112,23 @@ class Recogniser:
         """The cards a new card may be read as: those that may still come out of a hand, and the
         cards guessed for missed plays (a guess is changed when its card is played)."""
         return playable(state) | {guess.card for guess in self._guesses.values()}
+
+    def _misread_play(self, card: TableCard, table: TableState) -> int | None:
+        """The table card played as the card ``card`` is surely read as, where it lies on the
+        ``table`` now, apart from ``card``, and is read less than surely as that card: one of the
+        two was misread, and the sure reading tells which (:meth:`_doubt_settled`,
+        :meth:`_guess_taken`). None where ``card`` may be that card seen anew."""
+        apart = min(CARD_MM) / 4
+        for other in table.cards:
+            play = self._plays.get(other.id)
+            if (
+                play is not None
+                and play.choice.card == card.card
+                and other.probability(card.card) < self.config.sure
+                and np.hypot(*np.subtract(card.position, other.position)) > apart
+            ):
+                return other.id
+        return None
 
     def _on_table(self) -> set[Card]:
         """Cards played and still lying on the table: this trick's and uncollected ones'."""

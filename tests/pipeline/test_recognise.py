@@ -571,6 +571,27 @@ def test_a_doubtful_play_amended_to_its_other_reading_is_a_guess_once_that_card_
     assert "not the 7O" in flag.reason
 
 
+@pytest.mark.parametrize("read_now", [0.5, 0.65])
+def test_a_card_read_surely_as_a_card_lying_apart_read_unsure_as_it_shows_that_card_was_misread(
+    seen, read_now
+):
+    """Ana's card, read as the six of coins (0.65) or the seven, was played as the six; later it
+    reads ``read_now`` as the six. Luis's card lands beside it, surely the six. Two cards lying at
+    once cannot both be the six: where Ana's reads unsure now, it was the seven, and Luis played the
+    six; where it still reads surely, Luis's card is taken for that card seen anew."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    script.put("a", SPOT[0], "6O", 0.65, ("7O", 0.33)).hold(1.5)
+    script.put("a", SPOT[0], "6O", read_now, ("7O", 0.95 - read_now)).hold(1.5)
+    script.put("b", SPOT[1], "6O", 0.97, ("7O", 0.02)).hold(2)
+    state = script.state
+    if read_now < RecogniseConfig().sure:
+        assert state.tricks[0].plays == ((0, Card.parse("7O")), (1, Card.parse("6O")))
+        assert state.tricks[0].winner == 0 and state.valid
+        assert "amend" in script.kinds()
+    else:
+        assert not state.tricks and state.current == ((0, Card.parse("6O")),)
+
+
 def _tricks_played(state) -> list[tuple[int, str]]:
     """Who played which card in the tricks done, in order."""
     return [(seat, str(card)) for trick in state.tricks for seat, card in trick.plays]
