@@ -102,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
         options = options_from_args(args, video)
         options = replace(options, mode="latest" if args.live else "fast")
         outcome = watch(options, lambda events: None)
-        figures = compare(truth, outcome.records[0] if outcome.records else None, outcome.stats.events, rests)
+        seen = outcome.records[0] if outcome.records else None
+        unsettled = outcome.unsettled if len(outcome.records) == 1 else ()  # the flags of the last game
+        figures = compare(truth, seen, outcome.stats.events, rests, unsettled)
         figures = {"video": str(video), **figures, **outcome.figures()}
         games.append(figures)
         if not args.json:
@@ -114,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"total: {total['games_all_right']}/{total['games']} games all right; plays "
             f"{total['plays_right']}/{total['plays']}, events flagged {total['flagged']}/{total['events']}, "
-            f"wrong {total['wrong']}, missed {total['missed']}; median delay {total['median_delay_s']} s"
+            f"wrong {total['wrong']} ({total['plays_wrong_unflagged']} of the wrong plays unflagged), "
+            f"missed {total['missed']}; median delay {total['median_delay_s']} s"
         )
     return 0
 
@@ -187,6 +190,7 @@ _COUNTED = (
     "events",
     "flagged",
     "wrong",
+    "plays_wrong_unflagged",
     "missed",
     "median_delay_s",
     "delays_s",
@@ -204,7 +208,8 @@ def _line(g: dict[str, object], right: bool) -> str:
         f"{g['video']}: {'ALL RIGHT' if right else 'errors'}; plays {g['plays_right']}/{g['plays']}, "
         f"leaders {g['leaders_right']}/{g['tricks']}, winners {g['winners_right']}/{g['tricks']}, "
         f"trump {yes[bool(g['trump_right'])]}, points {yes[bool(g['points_right'])]}, "
-        f"winner {yes[bool(g['winner_right'])]}; flagged {g['flagged']}/{g['events']}, wrong {g['wrong']}, "
+        f"winner {yes[bool(g['winner_right'])]}; flagged {g['flagged']}/{g['events']}, wrong {g['wrong']} "
+        f"({g['plays_wrong_unflagged']} unflagged), "
         f"missed {g['missed']}; median delay {g['median_delay_s']} s; {g['ms_per_frame']} ms/frame, "
         f"{g['speed']}x real time, {g['dropped']} frames dropped; vision: {g['vision']}{looked}"
     )

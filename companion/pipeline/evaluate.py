@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from statistics import median
 from typing import Any
 
 from companion.cards import Card
 from companion.engine import GameRecord, GameState, replay
+from companion.engine.replay import effective_log
 from companion.pipeline.recognise import Recognised
 
 #: Events that go through the engine (and can be flagged or wrong).
@@ -20,11 +21,14 @@ def compare(
     seen: GameRecord | None,
     events: Sequence[Recognised],
     rest_times: Sequence[float] = (),
+    unsettled: Collection[int] = (),
 ) -> dict[str, Any]:
     """Per-game figures: plays, leaders, winners, trump card and final score right; events
-    flagged, wrong (a play, the trump card or a swap unlike the truth) and missed; the median
-    delay from a card coming to rest (``rest_times``, one per true play, in order) to the first
-    event that played that card (a phantom play before it shifts no other card's delay)."""
+    flagged, wrong (a play, the trump card or a swap unlike the truth) and missed; the wrong plays
+    no flag still open when the game ended questions (``unsettled``: the log indices of those
+    flags), which an operator would not be asked to check; the median delay from a card coming to
+    rest (``rest_times``, one per true play, in order) to the first event that played that card (a
+    phantom play before it shifts no other card's delay)."""
     expected = replay(truth)
     got = replay(seen) if seen is not None else None
     true_plays = [(seat, card) for trick in expected.tricks for seat, card in trick.plays]
@@ -57,9 +61,20 @@ def compare(
         "events": len(mine),
         "flagged": sum(e.doubt is not None for e in mine),
         "wrong": wrong,
+        "plays_wrong_unflagged": sum(a != b and b not in _questioned(seen, unsettled) for a, b in pairs),
         "missed": int(missed),
         "median_delay_s": round(median(delays), 3) if delays else None,
         "delays_s": [round(d, 3) for d in delays],
+    }
+
+
+def _questioned(seen: GameRecord | None, unsettled: Collection[int]) -> set[tuple[int | None, Card | None]]:
+    """The plays (seat, card), as the log ends up with them, that the flags at ``unsettled`` question."""
+    if seen is None:
+        return set()
+    log, _ = effective_log(seen.events)
+    return {
+        (event.seat, event.card) for i in unsettled if (event := log[i]) is not None and event.type == "play"
     }
 
 

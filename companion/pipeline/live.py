@@ -65,6 +65,7 @@ class Outcome:
     profile: TableProfile
     vision: str  # where card proposals came from: detector, changes or both
     detector_frames: int | None = None  # frames the detector looked at (None: it did not run)
+    unsettled: tuple[int, ...] = ()  # the log indices of the last game's flags still open at the end
 
     def figures(self) -> dict[str, object]:
         """The loop's figures, where card proposals came from and the frames the detector looked at."""
@@ -168,7 +169,8 @@ def watch(
         pipeline = Pipeline(vision.see, profile, session, options.config, evidence, publish)
         stats = run_loop(_chain(first, frames), pipeline, on_events)
     looked = vision.detector.looked if vision.detector is not None else None
-    return Outcome(writer.games, stats, profile, vision.source, looked)
+    unsettled = tuple(flag.seq for flag in session.view().flags)
+    return Outcome(writer.games, stats, profile, vision.source, looked, unsettled)
 
 
 def evidence_folder(options: WatchOptions, scratch: ExitStack | None) -> Path | None:

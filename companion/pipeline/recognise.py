@@ -1074,8 +1074,9 @@ class Recogniser:
 
     def _last_card_unseen(self, present: set[int], new: list[TableCard], t: float) -> list[Recognised]:
         """The game's last trick, short of as many cards as are left, was taken away: the seats to
-        play played those cards unseen (:func:`left_in_turn`). One card short, that card is sure;
-        more, which seat played which is a guess, and a card of the trick must have been seen taken
+        play played those cards unseen (:func:`left_in_turn`). One card short, that card is sure,
+        unless guesses of cards missed before are still open: it is what they leave, a guess too.
+        More, which seat played which is a guess, and a card of the trick must have been seen taken
         away (its place seen bare), not just gone. (While a card not yet played lies in play, the
         trick's cards may only be hidden, and that card the next: it is read first.)"""
         if self._over or not self._trick_ids or set(self._trick_ids) & present:
@@ -1095,8 +1096,10 @@ class Recogniser:
         if plays is None:
             return []
         tricks_before = len(state.tricks)
-        if len(plays) > 1:
-            evidence = "the last trick was taken away without it: one of the cards left"
+        guessed = {flag.seq for flag in view.flags} & self._guesses.keys()
+        if len(plays) > 1 or guessed:
+            left = "one of the cards left" if len(plays) > 1 else "the card the guesses before leave"
+            evidence = f"the last trick was taken away without it: {left}"
             told = [self._guessed(play, evidence, t) for play in plays]
             return [*told, *self._closed(tricks_before, t)]
         (play,) = plays

@@ -57,6 +57,10 @@ def test_one_misread_card_counts_as_wrong_and_changes_the_score():
     assert figures["plays_right"] == figures["plays"] - 1
     assert figures["wrong"] == 1 and figures["flagged"] == 1
     assert not figures["points_right"]
+    assert figures["plays_wrong_unflagged"] == 1  # its flag was settled before the game ended
+    assert compare(truth, seen, [], unsettled=(index,))["plays_wrong_unflagged"] == 0
+    other = next(i for i, e in enumerate(events) if e.type == "play" and i != index)
+    assert compare(truth, seen, [], unsettled=(other,))["plays_wrong_unflagged"] == 1
 
 
 def test_nothing_seen_is_nothing_right():

@@ -926,6 +926,28 @@ def test_the_last_card_lying_in_play_while_the_lead_is_hidden_is_read_not_taken_
     assert "the one card left" not in " ".join(event.text for event in script.events)
 
 
+def test_the_one_card_left_after_a_guess_is_a_guess_too(seen):
+    """The answer of the last trick but one was missed, guessed as the card that answers the last
+    trick; the last answer goes unseen too, and the last trick is taken away. The one card left is
+    played, but it is only what the wrong guess left: it stays flagged, and so does the guess (the
+    cards fit either way)."""
+    game = next(
+        g for g in (random_game("brisca-2", seed) for seed in range(200)) if _guessed_as_the_last_answer(g)
+    )
+    first = [i for i, e in enumerate(game.events) if e.type == "play"][36]
+    (lead, missed), (again, answer) = (replay(game).tricks[n].plays for n in (18, 19))
+    script = Script(seen)
+    script.session.load(replace(game, events=game.events[:first]))
+    _tossed(script, lead[0], "a", str(lead[1]), SPOT[lead[0]]).take("a").hold(2)
+    _tossed(script, again[0], "b", str(again[1]), SPOT[again[0]]).take("b").hold(2)
+    state = script.state
+    assert state.complete and state.valid
+    assert state.tricks[19].plays == (again, (answer[0], missed[1]))  # what the guess left
+    (last,) = [event for event in script.events if event.kind == "play" and event.card == missed[1]]
+    assert last.doubt is not None and "the guesses before leave" in last.doubt
+    assert len(script.session.view().flags) == 2
+
+
 def _unread_answer(seen) -> Script:
     """Ana won the first trick and leads the four of swords; Luis's answer, brought from his side,
     is read as the ace and the five of cups, both played in the first trick."""
