@@ -42,6 +42,11 @@ ON_TOP_DISTANCE: Final = 0.5
 #: the five at 1.00).
 ON_TOP_SURE: Final = 0.95
 
+#: Of two cards found arriving on each other, one read less surely than the recogniser's ``sure``
+#: but at least this sure lies under the other (:func:`covered_first`); read less surely, it may be
+#: no card at all (a quad fitted to what an arm's shadow changed beside a card, read at 0.18).
+COVERED_READ: Final = 0.4
+
 #: A detector box is a card only where at least this share of it differs from the empty table:
 #: now and then the detector boxes a motif of a patterned cloth (a cluster of printed flowers, read
 #: as the seven of coins), where nothing came, and a hand bringing a card over it carries it into
@@ -138,19 +143,16 @@ def _read_otherwise(box: Reading, proposal: Reading) -> bool:
 def covered_first(readings: Sequence[Reading], sure: float) -> list[Reading]:
     """``readings`` (the proposer's, the cards found together on a pile from the one underneath),
     but where a card found arriving is read surely and a card found with it, lying over or under it
-    and listed after it, is not: that one goes first. A card shows only in part under another, and
-    is read from that part; where what shows of two white cards tells little of which lies on top,
-    the card read surely is the one seen whole."""
+    and listed after it, is not, though read at least :data:`COVERED_READ`: that one goes first. A
+    card shows only in part under another, and is read from that part; where what shows of two
+    white cards tells little of which lies on top, the card read surely is the one seen whole."""
     out = list(readings)
     for i in range(len(out)):
         for j in range(i + 1, len(out)):
             top, under = out[i], out[j]
             arrived = top.arrived and under.arrived and _both_up(top, under)
-            if (
-                arrived
-                and top.confidence >= sure > under.confidence
-                and polygon_iou(top.corners, under.corners) > 0
-            ):
+            unsure = sure > under.confidence >= COVERED_READ
+            if arrived and top.confidence >= sure and unsure and polygon_iou(top.corners, under.corners) > 0:
                 out[i], out[j] = under, top
     return out
 

@@ -90,6 +90,8 @@ def test_of_two_cards_found_arriving_on_each_other_the_one_read_unsure_lies_unde
     assert covered_first([whole, both_sure], 0.6) == [whole, both_sure]
     lying = replace(under, arrived=False)
     assert covered_first([whole, lying], 0.6) == [whole, lying]
+    no_card = replace(under, confidence=0.18)  # a shadow beside a card, fitted as one
+    assert covered_first([whole, no_card], 0.6) == [whole, no_card]
 
 
 def test_joined_keeps_one_reading_per_card_the_proposal_unless_unsure_and_the_box_read_surer():
