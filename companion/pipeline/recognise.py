@@ -1118,18 +1118,22 @@ class Recogniser:
 
     def _misread_play(self, card: TableCard, table: TableState) -> int | None:
         """The table card played as the card ``card`` is surely read as, where it lies on the
-        ``table`` now, apart from ``card``, and is read less than surely as that card: one of the
-        two was misread, and the sure reading tells which (:meth:`_doubt_settled`,
-        :meth:`_guess_taken`). None where ``card`` may be that card seen anew."""
-        apart = min(CARD_MM) / 4
+        ``table`` apart from ``card`` and is read less than surely as that card: one of the two was
+        misread, and the sure reading tells which (:meth:`_doubt_settled`, :meth:`_guess_taken`).
+        None where ``card`` may be that card seen anew. Apart: seen now beyond a quarter of a card's
+        short side from it, or, unseen now (an arm over it), beyond that whole side (a card nudged
+        may be found anew near where it lies remembered)."""
+        short = min(CARD_MM)
         for other in table.cards:
             play = self._plays.get(other.id)
             if (
-                play is not None
-                and play.choice.card == card.card
-                and other.probability(card.card) < self.config.sure
-                and np.hypot(*np.subtract(card.position, other.position)) > apart
+                play is None
+                or play.choice.card != card.card
+                or other.probability(card.card) >= self.config.sure
             ):
+                continue
+            gap = float(np.hypot(*np.subtract(card.position, other.position)))
+            if gap > (short / 4 if other.last_seen >= table.t else short):
                 return other.id
         return None
 

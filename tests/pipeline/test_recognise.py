@@ -571,20 +571,33 @@ def test_a_doubtful_play_amended_to_its_other_reading_is_a_guess_once_that_card_
     assert "not the 7O" in flag.reason
 
 
-@pytest.mark.parametrize("read_now", [0.5, 0.65])
+@pytest.mark.parametrize(
+    "read_now, hidden, gap, misread",
+    [
+        (0.5, False, 150.0, True),
+        (0.65, False, 150.0, False),
+        (0.5, True, 150.0, True),
+        (0.5, False, 55.0, True),
+        (0.5, True, 55.0, False),
+    ],
+    ids=["unsure-now", "sure-still", "under-an-arm-far", "seen-near", "under-an-arm-near"],
+)
 def test_a_card_read_surely_as_a_card_lying_apart_read_unsure_as_it_shows_that_card_was_misread(
-    seen, read_now
+    seen, read_now, hidden, gap, misread
 ):
     """Ana's card, read as the six of coins (0.65) or the seven, was played as the six; later it
-    reads ``read_now`` as the six. Luis's card lands beside it, surely the six. Two cards lying at
-    once cannot both be the six: where Ana's reads unsure now, it was the seven, and Luis played the
-    six; where it still reads surely, Luis's card is taken for that card seen anew."""
+    reads ``read_now`` as the six. Luis's card lands ``gap`` mm from it, surely the six, while
+    Ana's is seen or ``hidden`` under an arm. Two cards lying at once cannot both be the six: where
+    Ana's reads unsure now, it was the seven, and Luis played the six. Where it still reads
+    surely, or lies unseen within a card's short side (a card nudged may be found anew there),
+    Luis's card is taken for that card seen anew."""
     script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
     script.put("a", SPOT[0], "6O", 0.65, ("7O", 0.33)).hold(1.5)
     script.put("a", SPOT[0], "6O", read_now, ("7O", 0.95 - read_now)).hold(1.5)
-    script.put("b", SPOT[1], "6O", 0.97, ("7O", 0.02)).hold(2)
+    at = (SPOT[0][0], SPOT[0][1] - gap)
+    script.put("b", at, "6O", 0.97, ("7O", 0.02)).hold(1, hidden=("a",) if hidden else ()).hold(1)
     state = script.state
-    if read_now < RecogniseConfig().sure:
+    if misread:
         assert state.tricks[0].plays == ((0, Card.parse("7O")), (1, Card.parse("6O")))
         assert state.tricks[0].winner == 0 and state.valid
         assert "amend" in script.kinds()
