@@ -997,7 +997,7 @@ class Recogniser:
 
     def _tell_missed(self, last_id: int, events: tuple[Event, ...], t: float) -> list[Recognised]:
         """Apply :func:`missed_before`'s events: the missed plays guessed, the last card played again
-        by the seat it came from."""
+        by the seat it came from, flagged still where its reading was in doubt."""
         last, state = self._plays[last_id], self.session.view().state
         tricks_before = len(state.tricks) - (not state.current)  # before the last card, the log's last play
         *missed, again = events
@@ -1009,10 +1009,15 @@ class Recogniser:
         # the first missed play amends the last card's log entry, and names no seat: that card's
         out = [self._guessed(event, evidence, t, last.seat, last.ref) for event in missed[:1]]
         out += [self._guessed(event, evidence, t) for event in missed[1:]]
-        self._apply(again, replace(last.choice, doubt=None), last.t)
+        read = replace(last.choice, doubt=None if last.sure else last.choice.doubt)
+        self._apply(again, read, last.t)
         self._plays[last_id] = replace(last, ref=self._last_ref(), seat=last.side)
         text = f"{seat_name(state, last.side)} plays {last.choice.card}"
-        again_told = Recognised("play", t, text, last.side, last.choice.card, last.rested, game=self.game)
+        if read.doubt:
+            text += f" [check: {read.doubt}]"
+        again_told = Recognised(
+            "play", t, text, last.side, last.choice.card, last.rested, doubt=read.doubt, game=self.game
+        )
         told = self._retold_trick(last_id, tricks_before, t)
         leads = self._trick_ids == [last_id] and bool(told)  # after the trick the missed plays closed
         return [*out, *told, again_told] if leads else [*out, again_told, *told]

@@ -1050,6 +1050,24 @@ def test_a_trick_taken_away_a_card_short_by_a_players_hand_was_won_by_that_playe
     assert f"by the hand of {('Ana', 'Luis')[taker]}" in flag.reason
 
 
+def test_a_card_read_unsure_keeps_its_flag_when_a_hand_taking_the_trick_shows_whose_it_was(seen):
+    """Ana won the first trick; her lead never shows, and Luis's card, brought from his side and
+    read as the five of batons (0.5) or the six, is given to Ana, flagged. Ana's hand takes the
+    trick away: her lead was missed (a flagged guess that wins the trick), and the card is Luis's,
+    its reading still flagged."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "5C", (320.0, 300.0)).take("a", "b").hold(2)
+    _tossed(script, 1, "c", "5B", (320.0, 300.0), 0.5, ("6B", 0.45))
+    _taken_by(script, 0, "c", at=(320.0, 300.0))
+    state = script.state
+    (trick,) = state.tricks[1:]
+    assert trick.plays[0][0] == 0 and trick.plays[1] == (1, Card.parse("5B"))
+    assert trick.winner == 0 and state.valid
+    reasons = sorted(flag.reason for flag in script.session.view().flags)
+    assert len(reasons) == 2 and "Ana's card was not seen" in reasons[0] and "unsure between 5B" in reasons[1]
+
+
 @pytest.mark.parametrize("taker", [0, 3])
 def test_a_trick_taken_away_two_cards_short_by_a_players_hand_was_won_by_that_player(seen, taker):
     """Four players: Ana leads the ace of swords and Luis answers; Eva's and Pau's cards never show
