@@ -1101,17 +1101,20 @@ class Recogniser:
         if plays is None:
             return []
         tricks_before = len(state.tricks)
-        guessed = {flag.seq for flag in view.flags} & self._guesses.keys()
-        if len(plays) > 1 or guessed:
-            left = "one of the cards left" if len(plays) > 1 else "the card the guesses before leave"
-            evidence = f"the last trick was taken away without it: {left}"
+        if len(plays) > 1:
+            evidence = "the last trick was taken away without it: one of the cards left"
             told = [self._guessed(play, evidence, t) for play in plays]
             return [*told, *self._closed(tricks_before, t)]
         (play,) = plays
         seat, card = play.seat, play.card
         assert seat is not None and card is not None
-        choice = self._play(seat, Choice(card, 1.0, None, ()), t)
-        text = f"{seat_name(state, seat)} plays {card}: the one card left, taken away before it showed"
+        name = seat_name(state, seat)
+        guessed = {flag.seq for flag in view.flags} & self._guesses.keys()  # open: as unsure, the card left
+        doubt = f"{name}'s card was not seen: a guess, the card the guesses before leave" if guessed else None
+        choice = self._play(seat, Choice(card, 0.0 if guessed else 1.0, doubt, ()), t)
+        if guessed:
+            self._guesses[self._last_ref()] = Guess(card, seat)
+        text = f"{name} plays {card}: the one card left, taken away before it showed"
         flag = f" [check: {choice.doubt}]" if choice.doubt else ""
         played = Recognised("play", t, text + flag, seat, card, doubt=choice.doubt, game=self.game)
         return [played, *self._closed(tricks_before, t)]
