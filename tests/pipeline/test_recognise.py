@@ -914,11 +914,9 @@ def _guessed_as_the_last_answer(game) -> bool:
     return guess is not None and guess.card == answer[1]
 
 
-def test_the_last_card_lying_in_play_while_the_lead_is_hidden_is_read_not_taken_as_the_card_left(seen):
-    """The answer of the last trick but one was missed, guessed as the card that answers the last
-    trick. The last lead is hidden by the arm that brings that card a little over it, and stays unseen:
-    the card lying there is read and played (the guess becomes the one card left), not taken for a trick
-    taken away short."""
+def _answer_missed_before_the_last_trick(seen):
+    """A two-player game up to its last trick but one, whose answer goes unseen and is guessed as
+    the card that answers the last trick: the script, and the plays of those two tricks."""
     game = next(
         g for g in (random_game("brisca-2", seed) for seed in range(200)) if _guessed_as_the_last_answer(g)
     )
@@ -927,6 +925,15 @@ def test_the_last_card_lying_in_play_while_the_lead_is_hidden_is_read_not_taken_
     script = Script(seen)
     script.session.load(replace(game, events=game.events[:first]))
     _tossed(script, lead[0], "a", str(lead[1]), SPOT[lead[0]]).take("a").hold(2)
+    return script, (lead, missed), (again, answer)
+
+
+def test_the_last_card_lying_in_play_while_the_lead_is_hidden_is_read_not_taken_as_the_card_left(seen):
+    """The answer of the last trick but one was missed, guessed as the card that answers the last
+    trick. The last lead is hidden by the arm that brings that card a little over it, and stays unseen:
+    the card lying there is read and played (the guess becomes the one card left), not taken for a trick
+    taken away short."""
+    script, (lead, missed), (again, answer) = _answer_missed_before_the_last_trick(seen)
     _tossed(script, again[0], "b", str(again[1]), SPOT[again[0]])
     assert script.state.tricks[18].plays == (lead, (missed[0], answer[1]))  # the guess
     beside = (320.0, (SPOT[again[0]][1] + SPOT[answer[0]][1]) / 2)  # a little over the lead
@@ -944,14 +951,7 @@ def test_the_one_card_left_after_a_guess_is_a_guess_too(seen):
     trick; the last answer goes unseen too, and the last trick is taken away. The one card left is
     played, but it is only what the wrong guess left: it stays flagged, and so does the guess (the
     cards fit either way)."""
-    game = next(
-        g for g in (random_game("brisca-2", seed) for seed in range(200)) if _guessed_as_the_last_answer(g)
-    )
-    first = [i for i, e in enumerate(game.events) if e.type == "play"][36]
-    (lead, missed), (again, answer) = (replay(game).tricks[n].plays for n in (18, 19))
-    script = Script(seen)
-    script.session.load(replace(game, events=game.events[:first]))
-    _tossed(script, lead[0], "a", str(lead[1]), SPOT[lead[0]]).take("a").hold(2)
+    script, (_, missed), (again, answer) = _answer_missed_before_the_last_trick(seen)
     _tossed(script, again[0], "b", str(again[1]), SPOT[again[0]]).take("b").hold(2)
     state = script.state
     assert state.complete and state.valid
