@@ -702,14 +702,19 @@ class Recogniser:
         amend = Event("amend", ref=play.ref, card=other[0])
         if not _no_worse(view, (*view.record.events, amend, Event("play", seat=seat, card=card.card))):
             return []
-        self._settle_flags(play.ref)
-        settled = Choice(other[0], other[1], None, taken.alternatives)
-        self._apply(amend, settled, t)
-        self._plays[earlier] = replace(play, choice=settled, sure=True)
-        self._guesses[play.ref] = Guess(other[0], play.seat)  # the other reading: a guess still
         name = seat_name(view.state, play.seat)
+        doubt = None  # read nearly as likely: that card; read surely once, only the next card it was read as
+        if sure:
+            doubt = f"{name}'s card was read as {card.card}, which lies elsewhere, surely read: a guess"
+        self._settle_flags(play.ref)
+        settled = Choice(other[0], other[1], doubt, taken.alternatives)
+        self._apply(amend, settled, t)
+        self._plays[earlier] = replace(play, choice=settled, sure=doubt is None)
+        self._guesses[play.ref] = Guess(other[0], play.seat)  # the other reading: a guess still
         text = f"{name} played {other[0]}, not {card.card}: the {card.card} is played now, surely read"
-        return [Recognised("amend", t, text, seat=play.seat, card=other[0], game=self.game)]
+        if doubt:
+            text += f" [check: {doubt}]"
+        return [Recognised("amend", t, text, seat=play.seat, card=other[0], doubt=doubt, game=self.game)]
 
     def _swap_in_last_draw(self, card: TableCard, seat: int, t: float) -> list[Recognised]:
         """``seat`` plays the card that lay face up when the stock ran out, which the engine gave the

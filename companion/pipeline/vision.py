@@ -19,7 +19,7 @@ from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
 from companion.table.layers import far_from, nearest_gaps
 from companion.table.profile import TableProfile
-from companion.vision.readings import Face, Reading, Sight, polygon_iou
+from companion.vision.readings import Face, Reading, Sight
 
 #: Where card proposals come from; ``auto`` is ``both`` when the detector is shipped, else ``changes``.
 SOURCES: Final = ("auto", "detector", "changes", "both")
@@ -41,11 +41,6 @@ ON_TOP_DISTANCE: Final = 0.5
 #: five of swords 6 mm off a seven of swords: the outline read as the seven at 0.98, the box as
 #: the five at 1.00).
 ON_TOP_SURE: Final = 0.95
-
-#: Of two cards found arriving on each other, one read less surely than the recogniser's ``sure``
-#: but at least this sure lies under the other (:func:`covered_first`); read less surely, it may be
-#: no card at all (a quad fitted to what an arm's shadow changed beside a card, read at 0.18).
-COVERED_READ: Final = 0.4
 
 #: A detector box is a card only where at least this share of it differs from the empty table:
 #: now and then the detector boxes a motif of a patterned cloth (a cluster of printed flowers, read
@@ -138,23 +133,6 @@ def _on_top(box: Reading, proposal: Reading, distance: float) -> bool:
 def _read_otherwise(box: Reading, proposal: Reading) -> bool:
     surer = box.card != proposal.card and box.confidence > proposal.confidence
     return _both_up(box, proposal) and surer
-
-
-def covered_first(readings: Sequence[Reading], sure: float) -> list[Reading]:
-    """``readings`` (the proposer's, the cards found together on a pile from the one underneath),
-    but where a card found arriving is read surely and a card found with it, lying over or under it
-    and listed after it, is not, though read at least :data:`COVERED_READ`: that one goes first. A
-    card shows only in part under another, and is read from that part; where what shows of two
-    white cards tells little of which lies on top, the card read surely is the one seen whole."""
-    out = list(readings)
-    for i in range(len(out)):
-        for j in range(i + 1, len(out)):
-            top, under = out[i], out[j]
-            arrived = top.arrived and under.arrived and _both_up(top, under)
-            unsure = sure > under.confidence >= COVERED_READ
-            if arrived and top.confidence >= sure and unsure and polygon_iou(top.corners, under.corners) > 0:
-                out[i], out[j] = under, top
-    return out
 
 
 def _both_up(box: Reading, proposal: Reading) -> bool:
@@ -288,8 +266,7 @@ def make_see(
     ``detector`` uses the learned detector; ``changes`` the difference with the empty
     table (``empty_table``, or the first frame seen); ``both`` joins them (:func:`joined`: where
     both found a card, the proposer's quad, unless it is read unsure and the detector's box much
-    surer; named by both where the box is read surer as another card; of two cards found arriving
-    on each other, the one read unsure first, :func:`covered_first`), the other detector boxes
+    surer; named by both where the box is read surer as another card), the other detector boxes
     on cards known to lie on a pile left out (:func:`off_piles`), and those where next to nothing
     differs from the empty table (:func:`on_change`); the detector's face-up boxes
     also tell the proposer which cards explain what changed on a pile (a card tossed over another
@@ -337,7 +314,6 @@ def make_see(
         piled = [on_piles(reading, profile, zones) for reading in proposed] if found else []
         both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure, lying, piled)
         boxes = on_change(off_piles(both[len(proposed) :], lying), proposer.differs, profile, zones)
-        piles = covered_first(both[: len(proposed)], zones.sure)
-        return Sight((*piles, *boxes), changes.reaches, changes.cleared)
+        return Sight((*both[: len(proposed)], *boxes), changes.reaches, changes.cleared)
 
     return Vision(see, source, lazy)

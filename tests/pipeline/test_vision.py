@@ -12,7 +12,6 @@ from companion.pipeline.recognise import at_trump_spot, choose, in_play
 from companion.pipeline.vision import (
     by_zone,
     completed_under_stock,
-    covered_first,
     joined,
     off_piles,
     on_change,
@@ -74,24 +73,6 @@ def test_where_the_play_area_reaches_the_trump_spot_only_a_card_the_stock_lies_a
     assert kept.face is completed.face is Face.UP
     assert kept.corners.tolist() == played.corners.tolist()
     assert np.isclose(np.ptp(completed.corners[:, 0]), max(TABLE.card_mm), atol=0.5)
-
-
-def test_of_two_cards_found_arriving_on_each_other_the_one_read_unsure_lies_underneath():
-    """The proposer found two cards arriving together, the one on top first: the one read surely
-    is the one seen whole, so the other, read from the part that shows, goes first. Cards apart,
-    both read surely, or one lying there before keep their order."""
-    whole = replace(box(100, 100, 161, 195, Face.UP), confidence=0.99, arrived=True)
-    under = replace(box(104, 75, 165, 170, Face.UP), confidence=0.59, arrived=True)
-    assert covered_first([whole, under], 0.6) == [under, whole]
-    assert covered_first([under, whole], 0.6) == [under, whole]
-    apart = replace(under, corners=under.corners + 200)
-    assert covered_first([whole, apart], 0.6) == [whole, apart]
-    both_sure = replace(under, confidence=0.9)
-    assert covered_first([whole, both_sure], 0.6) == [whole, both_sure]
-    lying = replace(under, arrived=False)
-    assert covered_first([whole, lying], 0.6) == [whole, lying]
-    no_card = replace(under, confidence=0.18)  # a shadow beside a card, fitted as one
-    assert covered_first([whole, no_card], 0.6) == [whole, no_card]
 
 
 def test_joined_keeps_one_reading_per_card_the_proposal_unless_unsure_and_the_box_read_surer():
