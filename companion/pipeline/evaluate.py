@@ -49,6 +49,7 @@ def compare(
     wrong = sum(a != b for a, b in pairs) + trump_wrong + sum((seen_swaps - true_swaps).values())
     missed = max(0, len(true_plays) - len(seen_plays)) + sum((true_swaps - seen_swaps).values())
     missed += got is None or got.trump_card is None
+    questioned = _questioned(seen, unsettled)
     return {
         "plays": len(true_plays),
         "plays_right": sum(a == b for a, b in pairs),
@@ -61,7 +62,7 @@ def compare(
         "events": len(mine),
         "flagged": sum(e.doubt is not None for e in mine),
         "wrong": wrong,
-        "plays_wrong_unflagged": sum(a != b and b not in _questioned(seen, unsettled) for a, b in pairs),
+        "plays_wrong_unflagged": sum(a != b and b not in questioned for a, b in pairs),
         "missed": int(missed),
         "median_delay_s": round(median(delays), 3) if delays else None,
         "delays_s": [round(d, 3) for d in delays],
