@@ -681,14 +681,8 @@ class Recogniser:
         allowed = playable(view.state)
         if card.card is None or card.confidence < self.config.sure or card.card in allowed:
             return []
-        earlier = next(
-            (
-                i
-                for i, p in self._plays.items()
-                if p.choice.card == card.card and (not p.sure or i == misread)
-            ),
-            None,
-        )
+        doubtful = (i for i, p in self._plays.items() if p.choice.card == card.card and not p.sure)
+        earlier = misread if misread is not None else next(doubtful, None)
         if earlier is None:
             return []
         play = self._plays[earlier]
@@ -1114,7 +1108,9 @@ class Recogniser:
         seat, card = play.seat, play.card
         assert seat is not None and card is not None
         name = seat_name(state, seat)
-        guessed = {flag.seq for flag in view.flags} & self._guesses.keys()  # open: as unsure, the card left
+        guessed = {
+            flag.seq for flag in view.flags
+        } & self._guesses.keys()  # open guesses: it is what they leave
         doubt = f"{name}'s card was not seen: a guess, the card the guesses before leave" if guessed else None
         choice = self._play(seat, Choice(card, 0.0 if guessed else 1.0, doubt, ()), t)
         if guessed:
