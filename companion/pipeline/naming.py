@@ -40,6 +40,7 @@ class _Read:
     corners: np.ndarray
     thumb: np.ndarray
     alternatives: tuple[tuple[Card, float], ...]
+    strangeness: float
 
     def same(self, corners: np.ndarray, thumb: np.ndarray) -> bool:
         moved = float(np.abs(corners - self.corners).max())
@@ -67,15 +68,15 @@ class StillCardNamer:
         unread = [k for k, earlier in enumerate(known) if earlier is None]
         if unread:
             cut = [cuts(frame, readings[up[k]].corners) for k in unread]  # both ways only when read
-            ranked = self.identifier.rank_cuts(cut, self.references)
-            for k, alternatives in zip(unread, ranked, strict=True):
-                known[k] = _Read(readings[up[k]].corners, thumbs[k], tuple(alternatives))
+            read = self.identifier.read_cuts(cut, self.references)
+            for k, (alternatives, strangeness) in zip(unread, read, strict=True):
+                known[k] = _Read(readings[up[k]].corners, thumbs[k], tuple(alternatives), strangeness)
         self.reads += len(unread)
         self.kept += len(up) - len(unread)
         self._read = [r for r in known if r is not None]
         named = list(readings)
         for i, earlier in zip(up, self._read, strict=True):
-            named[i] = readings[i].named(list(earlier.alternatives))
+            named[i] = readings[i].named(list(earlier.alternatives), earlier.strangeness)
         return named
 
     def _earlier(self, corners: np.ndarray, thumb: np.ndarray) -> _Read | None:

@@ -19,7 +19,7 @@ from companion.pipeline.recognise import at_trump_spot, in_play
 from companion.pipeline.runner import See
 from companion.table.layers import far_from, nearest_gaps
 from companion.table.profile import TableProfile
-from companion.vision.readings import Face, Reading, Sight
+from companion.vision.readings import Face, Reading, Sight, polygon_iou
 
 #: Where card proposals come from; ``auto`` is ``both`` when the detector is shipped, else ``changes``.
 SOURCES: Final = ("auto", "detector", "changes", "both")
@@ -47,6 +47,13 @@ ON_TOP_SURE: Final = 0.95
 #: as the seven of coins), where nothing came, and a hand bringing a card over it carries it into
 #: the play area; a white card on a checked cloth's white differs over the dark squares, about half.
 ON_CHANGE: Final = 0.2
+
+#: A face-up card read farther than this from every card of the deck (:attr:`Reading.strangeness`)
+#: is no card where it lies alone, away from the trump spot: a score pad set down by the play area,
+#: which the change proposer cuts as a row of two cards and the identifier names surely, reads 650
+#: to 920; a face-up card seen whole 50 to 150, but the trump card under the stock 300 to 1000, and
+#: cards lying over each other, or under a hand, 550 to 950.
+STRANGE: Final = 500.0
 
 
 def joined(
@@ -164,6 +171,21 @@ def on_change(
         reading
         for reading in readings
         if differs(reading.corners) >= ON_CHANGE
+        or at_trump_spot(profile, profile.to_table(reading.center)[0], config.trump_margin)
+    ]
+
+
+def like_cards(readings: Sequence[Reading], profile: TableProfile, config: RecogniseConfig) -> list[Reading]:
+    """``readings`` less the face-up ones that look like no card of the deck (:data:`STRANGE`) and
+    lie alone: those another face-up reading overlaps (cards lying over each other) and those at
+    the trump spot (the trump card under the stock) stay."""
+    up = [r for r in readings if r.face is Face.UP]
+    return [
+        reading
+        for reading in readings
+        if reading.face is not Face.UP
+        or reading.strangeness <= STRANGE
+        or any(other is not reading and polygon_iou(reading.corners, other.corners) > 0 for other in up)
         or at_trump_spot(profile, profile.to_table(reading.center)[0], config.trump_margin)
     ]
 
@@ -306,7 +328,7 @@ def make_see(
     def see(frame: np.ndarray) -> Sight:
         found = lazy.detect(frame) if lazy is not None else []
         if proposer is None:
-            return Sight(tuple(namer.name(frame, found)), ())
+            return Sight(tuple(like_cards(namer.name(frame, found), profile, zones)), ())
         changes = proposer.look(frame, [box.corners for box in found if box.face is Face.UP])
         proposed = by_zone(changes.readings, profile, zones)
         named = namer.name(frame, [*proposed, *found])
@@ -314,6 +336,7 @@ def make_see(
         piled = [on_piles(reading, profile, zones) for reading in proposed] if found else []
         both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure, lying, piled)
         boxes = on_change(off_piles(both[len(proposed) :], lying), proposer.differs, profile, zones)
-        return Sight((*both[: len(proposed)], *boxes), changes.reaches, changes.cleared)
+        cards = like_cards([*both[: len(proposed)], *boxes], profile, zones)
+        return Sight(tuple(cards), changes.reaches, changes.cleared)
 
     return Vision(see, source, lazy)

@@ -151,14 +151,23 @@ class Identifier:
     ) -> list[list[tuple[Card, float]]]:
         """For each card, cut out one or two ways (:func:`cuts`), the deck's most likely cards:
         of two ways, the one nearer to a card of the deck counts."""
+        return [alternatives for alternatives, _ in self.read_cuts(cut, references)]
+
+    def read_cuts(
+        self, cut: Sequence[np.ndarray], references: DeckReferences
+    ) -> list[tuple[list[tuple[Card, float]], float]]:
+        """For each card, cut out one or two ways, the deck's most likely cards (as
+        :meth:`rank_cuts`) and how unlike any card of the deck it looks (its strangeness: the
+        squared whitened distance to the nearest mean view of a card)."""
         if not cut:
             return []
         logits = self.logits(np.concatenate(cut), references)
         ends = np.cumsum([len(ways) for ways in cut])
-        ranked = []
+        read = []
         for ways in np.split(logits, ends[:-1]):
-            ranked.append(_best(softmax(ways[ways.max(axis=1).argmax()]), references))
-        return ranked
+            nearer = ways[ways.max(axis=1).argmax()]
+            read.append((_best(softmax(nearer), references), -float(nearer.max()) / REFERENCE_SCALE))
+        return read
 
     def identify(
         self, frame: np.ndarray, readings: Sequence[Reading], references: DeckReferences
@@ -166,9 +175,9 @@ class Identifier:
         """``readings`` with every face-up card named; backs are returned unchanged."""
         up = [i for i, r in enumerate(readings) if r.face is Face.UP]
         named = list(readings)
-        ranked = self.rank_cuts([cuts(frame, readings[i].corners) for i in up], references)
-        for i, alternatives in zip(up, ranked, strict=True):
-            named[i] = readings[i].named(alternatives)
+        read = self.read_cuts([cuts(frame, readings[i].corners) for i in up], references)
+        for i, (alternatives, strangeness) in zip(up, read, strict=True):
+            named[i] = readings[i].named(alternatives, strangeness)
         return named
 
 

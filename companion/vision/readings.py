@@ -25,7 +25,10 @@ class Reading:
     float32 array of shape (4, 2), in order around the card starting at a corner
     of a short edge. ``card`` is None until the identifier has named a face-up
     card (and always for a back). ``alternatives`` holds the identifier's best
-    guesses, most likely first, as ``(card, probability)`` pairs. ``arrived`` says
+    guesses, most likely first, as ``(card, probability)`` pairs, and ``strangeness`` how
+    unlike any card of the deck the card looks (:meth:`Identifier.read_cuts`: a face-up card seen
+    whole reads 50 to 150, the trump card under the stock about 300, a score pad, a card's back or
+    a card half under another card 600 and more). ``arrived`` says
     that vision saw this card come in this frame: it lies where, before the table
     last moved, another card or nothing lay (a card tossed onto a pile).
     """
@@ -36,6 +39,7 @@ class Reading:
     card: Card | None = None
     confidence: float = 0.0
     alternatives: tuple[tuple[Card, float], ...] = field(default=())
+    strangeness: float = 0.0
     arrived: bool = False
 
     def __post_init__(self) -> None:
@@ -49,10 +53,12 @@ class Reading:
         x, y = self.corners.mean(axis=0)
         return float(x), float(y)
 
-    def named(self, alternatives: list[tuple[Card, float]]) -> Reading:
-        """This reading with the identifier's verdict: the best alternative becomes the card."""
+    def named(self, alternatives: list[tuple[Card, float]], strangeness: float | None = None) -> Reading:
+        """This reading with the identifier's verdict: the best alternative becomes the card (the
+        strangeness kept where none is given)."""
         best, p = alternatives[0]
-        return replace(self, card=best, confidence=p, alternatives=tuple(alternatives))
+        strange = self.strangeness if strangeness is None else strangeness
+        return replace(self, card=best, confidence=p, alternatives=tuple(alternatives), strangeness=strange)
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -56,6 +56,7 @@ def test_still_cards_are_read_once_and_keep_the_identifiers_names(namer_parts) -
     again = namer.name(_frame(cards, noise=1), _readings(a + 0.5, b))  # sensor noise, a jittery quad
     assert (namer.reads, namer.kept) == (2, 2)
     assert [r.alternatives for r in again] == [r.alternatives for r in first]
+    assert [r.strangeness for r in again] == [r.strangeness for r in first] and first[0].strangeness > 0
     direct = identifier.rank(np.stack([rectify(_frame(cards, noise=0), q) for q in (a, b)]), references)
     assert [list(r.alternatives) for r in first[:2]] == direct
     assert first[2].face is Face.DOWN and first[2].card is None

@@ -10,9 +10,11 @@ from companion.cards import Card, deck
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.recognise import at_trump_spot, choose, in_play
 from companion.pipeline.vision import (
+    STRANGE,
     by_zone,
     completed_under_stock,
     joined,
+    like_cards,
     off_piles,
     on_change,
     on_piles,
@@ -176,6 +178,23 @@ def test_a_box_on_a_card_known_to_lie_on_a_pile_is_left_out():
     readings = [near, corner, tossed, beside]
     assert off_piles(readings, lying) == [tossed, beside]
     assert off_piles(readings, np.empty((0, 4, 2))) == readings
+
+
+def test_a_face_up_reading_like_no_card_is_left_out_where_it_lies_alone_away_from_the_trump_spot():
+    """A score pad cut as a card looks like no card of the deck; cards lying over each other, and
+    the trump card under the stock, may look as strange, and stay."""
+    stock_x, stock_y = TABLE.layout.stock
+    pad = replace(box(100, 100, 161, 195, Face.UP), strangeness=900.0)
+    card = replace(box(300, 100, 361, 195, Face.UP), strangeness=90.0)
+    under = replace(box(340, 150, 401, 245, Face.UP), strangeness=900.0)
+    trump = replace(box(stock_x + 31, stock_y - 31, stock_x + 110, stock_y + 31, Face.UP), strangeness=900.0)
+    back = box(100, 400, 161, 495)
+    zones = RecogniseConfig()
+    assert like_cards([pad, card, under, trump, back], TABLE, zones) == [card, under, trump, back]
+    both = [replace(card, strangeness=600.0), under]
+    assert like_cards([pad, *both], TABLE, zones) == both
+    near_enough = replace(pad, strangeness=STRANGE)
+    assert like_cards([near_enough], TABLE, zones) == [near_enough]
 
 
 def test_a_box_where_nothing_differs_from_the_empty_table_is_left_out_but_at_the_trump_spot():

@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards, write_deck
 
+from companion.datasets.things import draw_thing
 from companion.errors import MissingResource, RecognitionFailure
 from companion.paths import shared_dir
+from companion.pipeline.vision import STRANGE
 from companion.vision.decks import DeckReferences, augment, list_decks, read_card_images, teach
 from companion.vision.identifier import (
     BATCH,
@@ -132,6 +134,42 @@ def test_many_crops_are_embedded_in_batches_alike(identifier: Identifier) -> Non
     alone = identifier.embed(crops[-6:])
     np.testing.assert_allclose(embedding[-6:], alone[0], atol=1e-5)
     np.testing.assert_allclose(logits[-6:], alone[1], atol=1e-4)
+
+
+def _pad_halves(seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A score pad on a green cloth, and its two halves' corners: what the change proposer cuts a
+    pad into, a row of two cards of about a card's size."""
+    pad = draw_thing(np.random.default_rng(seed), "pad")[0][..., :3]
+    h, w = pad.shape[:2]
+    frame = place_cards([pad], [np.float32([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]])])
+    top = np.float32([[20, 20], [20 + w, 20], [20 + w, 20 + h / 2], [20, 20 + h / 2]])
+    return frame, [top, top + np.float32([0, h / 2])]
+
+
+def test_a_score_pad_cut_as_a_card_reads_stranger_than_a_card_of_any_shipped_deck(
+    identifier: Identifier,
+) -> None:
+    """Named, and often surely (a ruled pad's halves read as the three of swords at 0.98 with the
+    napoletane deck), a score pad looks like no card: the pipeline leaves it out."""
+    shipped = [d for d in list_decks() if d.origin == "shipped"]
+    for seed in range(3):
+        frame, halves = _pad_halves(seed)
+        for references in shipped:
+            read = identifier.read_cuts([cuts(frame, half) for half in halves], references)
+            assert min(strangeness for _, strangeness in read) > STRANGE, references.name
+
+
+def test_a_card_seen_whole_reads_far_less_strange_than_a_card_may(
+    identifier: Identifier, taught: DeckReferences
+) -> None:
+    cards = SMALL_DECK[:4]
+    corners = [card_corners((200 + 280 * i, 360), 35 * i, height=240) for i in range(len(cards))]
+    frame = place_cards([card_image(c) for c in cards], corners)
+    read = identifier.read_cuts([cuts(frame, q) for q in corners], taught)
+    assert [alternatives[0][0] for alternatives, _ in read] == list(cards)
+    assert max(strangeness for _, strangeness in read) < STRANGE / 4
+    named = identifier.identify(frame, [Reading(q, Face.UP, 0.9) for q in corners], taught)
+    assert [r.strangeness for r in named] == [strangeness for _, strangeness in read]
 
 
 def test_no_readings_is_fine(identifier: Identifier, taught: DeckReferences) -> None:
