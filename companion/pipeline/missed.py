@@ -149,8 +149,14 @@ def unread(record: GameRecord, suit: Suit | None) -> Event | None:
     state = replay(record)
     if state.to_play is None:
         return None
-    cards = sorted(_likely(playable(state), state.trump_suit), key=lambda c: c.suit != suit)
+    cards = likely_of(playable(state), state.trump_suit, suit)
     return next((play for play, _ in _allowed(record, record.events, state, cards)), None)
+
+
+def likely_of(cards: Iterable[Card], trump: Suit | None, suit: Suit | None) -> list[Card]:
+    """``cards`` in the order a card misread is guessed: those of ``suit`` (the suit vision read)
+    first, each part in the order a missed card is guessed."""
+    return sorted(_likely(cards, trump), key=lambda c: c.suit != suit)
 
 
 def taken_short(record: GameRecord, seat: int) -> Event | None:

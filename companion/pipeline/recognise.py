@@ -45,6 +45,7 @@ from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.missed import (
     guess_freed,
     left_in_turn,
+    likely_of,
     missed_before,
     only_way,
     playable,
@@ -458,8 +459,8 @@ class Recogniser:
         if early and t - self._placed_at[card.id] < self.config.gather_wait_s:
             return None  # a trick is gathered before the next is led: one of its cards, seen anew
         choice = choose(card.identity, self._allowed(state), self.config)
-        if not self._decided(choice, card, t):
-            return None
+        if misread is None and not self._decided(choice, card, t):
+            return None  # a misread found is decided at once: the other card may be hidden next
         if early and choice.doubt is None:
             choice = replace(
                 choice, doubt=f"led while trick {self._uncollected[-1][0]} still lay on the table"
@@ -676,7 +677,9 @@ class Recogniser:
         table card ``misread``, :meth:`_misread_play`) nearly as likely another card still unseen:
         that play was the other card. The play is amended, its flag settled, when the log with
         ``card`` played by ``seat`` replays with no more problems. The other card is a guess still:
-        played later too, it frees the play (:meth:`_guess_taken`)."""
+        played later too, it frees the play (:meth:`_guess_taken`). A card ``misread`` whose
+        readings the rules allow no other card is amended to a flagged guess, of the suit it was
+        played as first (:func:`likely_of`)."""
         view = self.session.view()
         allowed = playable(view.state)
         if card.card is None or card.confidence < self.config.sure or card.card in allowed:
@@ -687,18 +690,30 @@ class Recogniser:
             return []
         play = self._plays[earlier]
         taken = play.choice
-        other = next(((c, p) for c, p in taken.alternatives if c != card.card and c in allowed), None)
-        if other is None:
-            return []
-        sure = taken.probability >= self.config.sure and taken.probability - other[1] >= self.config.margin
+        read = [(c, p) for c, p in taken.alternatives if c != card.card and c in allowed][:1]
+        next_p = read[0][1] if read else 0.0
+        sure = taken.probability >= self.config.sure and taken.probability - next_p >= self.config.margin
         if sure and earlier != misread:  # a sure reading gives way only to a card lying there at once
             return []
-        amend = Event("amend", ref=play.ref, card=other[0])
-        if not _no_worse(view, (*view.record.events, amend, Event("play", seat=seat, card=card.card))):
+        tried = read
+        if misread is not None:
+            left = likely_of(allowed - {card.card}, view.state.trump_suit, card.card.suit)
+            tried = [*read, *((c, 0.0) for c in left)]
+        now = Event("play", seat=seat, card=card.card)
+        other = next(
+            (
+                (c, p)
+                for c, p in tried
+                if _no_worse(view, (*view.record.events, Event("amend", ref=play.ref, card=c), now))
+            ),
+            None,
+        )
+        if other is None:
             return []
+        amend = Event("amend", ref=play.ref, card=other[0])
         name = seat_name(view.state, play.seat)
         doubt = None  # read nearly as likely: that card; read surely once, only the next card it was read as
-        if sure:
+        if sure or other not in read:
             doubt = f"{name}'s card was read as {card.card}, which lies elsewhere, surely read: a guess"
         self._settle_flags(play.ref)
         settled = Choice(other[0], other[1], doubt, taken.alternatives)

@@ -782,6 +782,27 @@ def test_a_missed_last_card_that_won_its_trick_is_guessed_when_the_card_after_th
     assert flag.seq == 4 and "Pau's card was not seen (it won the trick" in flag.reason
 
 
+@pytest.mark.parametrize("at, hidden_next", [(NEAR[2], False), ((360.0, 285.0), True)], ids=["apart", "near"])
+def test_a_card_read_as_the_seven_only_as_the_rules_left_it_is_a_guess_once_the_seven_lands(
+    seen, at, hidden_next
+):
+    """Four players. Luis's card read as the four of cups (0.59, Ana's card) or the seven (0.38)
+    was played as the seven: the rules left it no other card. Eva's card lands, surely the seven,
+    while Luis's lies apart: Luis's was misread, and becomes a flagged guess of cups; Eva played
+    the seven. Decided at once: landed 40 mm from Luis's, hidden a moment later, it would pass for
+    Luis's card seen anew."""
+    script = _four(seen)
+    _tossed(script, 0, "a", "4C", NEAR[0])
+    _tossed(script, 1, "b", "4C", NEAR[1], 0.59, ("7C", 0.38))
+    assert script.state.current[1] == (1, Card.parse("7C")) and not script.session.view().flags
+    script.reach(2, at).hold(0.3).put("c", at, "7C", 0.97, ("6C", 0.02)).hold(0.2).reach(None).hold(0.3)
+    script.hold(1.5, hidden=("b",) if hidden_next else ())
+    state = script.state
+    assert state.current == _in_order("4C", "2C", "7C") and state.valid
+    (flag,) = script.session.view().flags
+    assert flag.seq == 2 and "a guess" in flag.reason
+
+
 def test_a_trick_taken_away_a_card_short_after_a_card_from_another_side_missed_the_card_before_it(seen):
     """Four players. Eva's card went unseen and Pau's five, from his side, was given to her; the
     trick, one card short, was taken away, and Luis led from his side. The two cards out of turn
