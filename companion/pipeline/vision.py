@@ -66,7 +66,8 @@ def joined(
 ) -> list[Reading]:
     """Named proposals and detector boxes, one reading per card: a box centred within
     ``min_distance`` of a proposal is that card. It takes the proposal's place only when both are
-    face up, and the proposal is read less than ``sure`` and the box :data:`SURER_BY` surer, or,
+    face up, and the proposal is read less than ``sure`` and the box :data:`SURER_BY` surer, or the
+    box looks like a card of the deck and the proposal like none (:func:`_read_better`), or,
     where the proposal is a card remembered on a pile (``piled``, one flag per proposal), the box
     is a card tossed right over it (:func:`_on_top`); the proposal's word on whether the card
     just arrived is kept. Where the box is read surer as another card but not by that much, the
@@ -122,8 +123,12 @@ def with_both_readings(proposal: Reading, box: Reading) -> Reading:
 
 
 def _read_better(box: Reading, proposal: Reading, sure: float) -> bool:
+    """Whether ``box`` reads much surer than an unsure ``proposal``, or looks like a card of the
+    deck where the proposal looks like none (:data:`STRANGE`: the proposer's quad a little off the
+    card, taking in the cloth beside it)."""
     surer = proposal.confidence < sure and box.confidence >= proposal.confidence + SURER_BY
-    return _both_up(box, proposal) and surer
+    likelier = box.strangeness <= STRANGE < proposal.strangeness
+    return _both_up(box, proposal) and (surer or likelier)
 
 
 def _on_top(box: Reading, proposal: Reading, distance: float) -> bool:

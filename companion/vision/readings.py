@@ -68,6 +68,7 @@ class Reading:
             "detection_confidence": round(self.detection_confidence, 4),
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "alternatives": [[str(c), round(p, 4)] for c, p in self.alternatives],
+            "strangeness": round(self.strangeness, 1),
         }
 
 

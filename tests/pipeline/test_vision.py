@@ -90,6 +90,20 @@ def test_joined_keeps_one_reading_per_card_the_proposal_unless_unsure_and_the_bo
     assert joined([sure], [whole], 30.0, 0.6) == [sure]
 
 
+def test_a_box_that_looks_like_a_card_takes_the_place_of_a_proposal_that_looks_like_none():
+    """The proposer's quad 10 mm off a two of swords took in the cloth beside it: read surely, but
+    like no card of the deck (559), it would be left out; the detector's box on the card reads it
+    as surely, and like the card (87)."""
+    proposal = replace(read(box(100, 100, 161, 195, Face.UP), ("2E", 0.99)), strangeness=559.0, arrived=True)
+    whole = replace(read(box(95, 98, 156, 193, Face.UP), ("2E", 1.0)), strangeness=87.0)
+    assert joined([proposal], [whole], 30.0, 0.6) == [replace(whole, arrived=True)]
+    assert joined([replace(proposal, strangeness=300.0)], [whole], 30.0, 0.6) == [
+        replace(proposal, strangeness=300.0)
+    ]
+    strange = replace(whole, strangeness=600.0)
+    assert joined([proposal], [strange], 30.0, 0.6) == [proposal]
+
+
 def read(reading: Reading, *alternatives: tuple[str, float]) -> Reading:
     return reading.named([(Card.parse(card), p) for card, p in alternatives])
 

@@ -12,6 +12,7 @@ import pytest
 from identifier_cards import SMALL_DECK, card_corners, card_image, place_cards, write_deck
 
 from companion.cli import main
+from companion.pipeline.vision import STRANGE
 from companion.vision import reader as reader_module
 from companion.vision.decks import teach
 from companion.vision.identifier import Identifier
@@ -65,9 +66,10 @@ def test_detect_prints_json_and_draws(scene: Path, capsys: pytest.CaptureFixture
     readings = json.loads(capsys.readouterr().out)
     assert [r["card"] for r in readings] == [*(str(c) for c in CARDS[:3]), None]
     for r in readings:
-        assert {"card", "confidence", "face", "corners", "alternatives"} <= set(r)
+        assert {"card", "confidence", "face", "corners", "alternatives", "strangeness"} <= set(r)
         assert len(r["corners"]) == 4 and all(len(p) == 2 for p in r["corners"])
     assert readings[0]["face"] == "up" and readings[3]["face"] == "down"
+    assert 0 < readings[0]["strangeness"] < STRANGE and readings[3]["strangeness"] == 0
     assert readings[0]["alternatives"][0] == [readings[0]["card"], readings[0]["confidence"]]
     assert cv2.imread(str(out)).shape == (720, 1280, 3)
 
