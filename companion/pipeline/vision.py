@@ -55,6 +55,12 @@ ON_CHANGE: Final = 0.2
 #: cards lying over each other, or under a hand, 550 to 950.
 STRANGE: Final = 500.0
 
+#: A reading that a face-up detector box overlaps by this much (IoU) is a card the detector found.
+#: Real cards of an Italian deck no shipped deck draws, read with the nearest shipped deck, lying
+#: whole on a real table, read up to 512 (``../shared/real/table-frames``); the detector boxes a
+#: score pad as a card back, if at all.
+FOUND_BY_DETECTOR: Final = 0.5
+
 
 def joined(
     proposed: Sequence[Reading],
@@ -180,17 +186,23 @@ def on_change(
     ]
 
 
-def like_cards(readings: Sequence[Reading], profile: TableProfile, config: RecogniseConfig) -> list[Reading]:
+def like_cards(
+    readings: Sequence[Reading], found: Sequence[Reading], profile: TableProfile, config: RecogniseConfig
+) -> list[Reading]:
     """``readings`` less the face-up ones that look like no card of the deck (:data:`STRANGE`) and
-    lie alone: those another face-up reading overlaps (cards lying over each other) and those at
-    the trump spot (the trump card under the stock) stay."""
+    lie alone: those another face-up reading overlaps (cards lying over each other), those at the
+    trump spot (the trump card under the stock) and those the detector found face up among
+    ``found`` (:data:`FOUND_BY_DETECTOR`: it finds cards whatever their artwork, and a real deck
+    of an artwork unlike the active deck's reads strange too) stay."""
     up = [r for r in readings if r.face is Face.UP]
+    boxes = [box for box in found if box.face is Face.UP]
     return [
         reading
         for reading in readings
         if reading.face is not Face.UP
         or reading.strangeness <= STRANGE
         or any(other is not reading and polygon_iou(reading.corners, other.corners) > 0 for other in up)
+        or any(polygon_iou(reading.corners, box.corners) >= FOUND_BY_DETECTOR for box in boxes)
         or at_trump_spot(profile, profile.to_table(reading.center)[0], config.trump_margin)
     ]
 
@@ -333,7 +345,7 @@ def make_see(
     def see(frame: np.ndarray) -> Sight:
         found = lazy.detect(frame) if lazy is not None else []
         if proposer is None:
-            return Sight(tuple(like_cards(namer.name(frame, found), profile, zones)), ())
+            return Sight(tuple(namer.name(frame, found)), ())
         changes = proposer.look(frame, [box.corners for box in found if box.face is Face.UP])
         proposed = by_zone(changes.readings, profile, zones)
         named = namer.name(frame, [*proposed, *found])
@@ -341,7 +353,7 @@ def make_see(
         piled = [on_piles(reading, profile, zones) for reading in proposed] if found else []
         both = joined(named[: len(proposed)], named[len(proposed) :], 0.5 * card_px, zones.sure, lying, piled)
         boxes = on_change(off_piles(both[len(proposed) :], lying), proposer.differs, profile, zones)
-        cards = like_cards([*both[: len(proposed)], *boxes], profile, zones)
+        cards = like_cards([*both[: len(proposed)], *boxes], found, profile, zones)
         return Sight(tuple(cards), changes.reaches, changes.cleared)
 
     return Vision(see, source, lazy)

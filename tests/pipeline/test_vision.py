@@ -204,11 +204,23 @@ def test_a_face_up_reading_like_no_card_is_left_out_where_it_lies_alone_away_fro
     trump = replace(box(stock_x + 31, stock_y - 31, stock_x + 110, stock_y + 31, Face.UP), strangeness=900.0)
     back = box(100, 400, 161, 495)
     zones = RecogniseConfig()
-    assert like_cards([pad, card, under, trump, back], TABLE, zones) == [card, under, trump, back]
+    assert like_cards([pad, card, under, trump, back], [], TABLE, zones) == [card, under, trump, back]
     both = [replace(card, strangeness=600.0), under]
-    assert like_cards([pad, *both], TABLE, zones) == both
+    assert like_cards([pad, *both], [], TABLE, zones) == both
     near_enough = replace(pad, strangeness=STRANGE)
-    assert like_cards([near_enough], TABLE, zones) == [near_enough]
+    assert like_cards([near_enough], [], TABLE, zones) == [near_enough]
+
+
+def test_a_face_up_reading_like_no_card_that_the_detector_found_face_up_stays():
+    """A real card of an artwork unlike the active deck's reads strange too (a Trentine fante read
+    with the napoletane deck: 512), but the detector finds cards whatever their artwork; it boxes a
+    score pad as a back, if at all."""
+    strange = replace(box(100, 100, 161, 195, Face.UP), strangeness=700.0)
+    zones = RecogniseConfig()
+    found_up = box(103, 98, 163, 193, Face.UP)
+    assert like_cards([strange], [found_up], TABLE, zones) == [strange]
+    assert like_cards([strange], [box(103, 98, 163, 193)], TABLE, zones) == []  # a back
+    assert like_cards([strange], [box(140, 150, 201, 245, Face.UP)], TABLE, zones) == []  # beside it
 
 
 def test_a_box_where_nothing_differs_from_the_empty_table_is_left_out_but_at_the_trump_spot():
