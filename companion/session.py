@@ -205,6 +205,15 @@ class LiveSession:
             self._changed()
             return event
 
+    def question(self, seq: int, doubt: str, alternatives: tuple[tuple[Card, float], ...] = ()) -> None:
+        """Flag the event at ``seq``, already in the log, for confirmation: what was seen since
+        casts doubt on it (``doubt`` says why). An event flagged already keeps its flag."""
+        with self._lock:
+            if any(flag.seq == seq for flag in self._flags):
+                return
+            self._flags.append(Flag(next(self._flag_ids), seq, doubt, alternatives))
+            self._changed()
+
     def resolve(self, flag_id: int, action: Action | None = None) -> Event | None:
         """Settle a flag: confirm it as read (no action) or correct it with ``action``."""
         with self._lock:

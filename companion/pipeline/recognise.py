@@ -84,8 +84,9 @@ class Recognised:
     """One thing the recogniser told the game, for printing, evaluation and evidence.
 
     ``kind`` is one of ``trump``, ``play``, ``swap``, ``trick``, ``collected``,
-    ``game-over``; ``rest_t`` is when the card behind it came to rest; ``doubt``
-    says why the event was flagged for confirmation (None when sure).
+    ``check`` (an earlier play flagged by what was seen since), ``game-over``; ``rest_t``
+    is when the card behind it came to rest; ``doubt`` says why the event was flagged for
+    confirmation (None when sure).
     """
 
     kind: str
@@ -213,12 +214,13 @@ class Recogniser:
         self._last_seen.update(
             (card.id, card.last_seen) for card in table.cards if card.id in self._trick_ids
         )
+        watched = set(self._trick_ids).union(*(ids for _, ids in self._uncollected))
         self._reached.update(  # the arm that took a card away reached over it before its place showed bare
             (card.id, card.reached_over)
             for card in table.cards
-            if card.id in self._trick_ids and card.id not in self._cleared
+            if card.id in watched and card.id not in self._cleared
         )
-        for taken in table.cleared.intersection(self._trick_ids):
+        for taken in table.cleared.intersection(watched):
             self._cleared.setdefault(taken, table.t)
         if not self._trick_ids or present.intersection(self._trick_ids):
             self._trick_gone_at = None
@@ -858,13 +860,8 @@ class Recogniser:
         (:func:`taken_lacking`)."""
         if self._over or not self._trick_ids or present.intersection(self._trick_ids):
             return []  # every frame: the cheap tests first
-        bare = min((self._cleared[i] for i in self._trick_ids if i in self._cleared), default=None)
-        if bare is None:
-            return []
-        rested = max(self._plays[i].rested for i in self._trick_ids)
-        arms = [self._reached.get(i) for i in self._trick_ids]
-        reached = [arm for arm in arms if arm is not None and rested < arm[0] <= bare]
-        if not reached:
+        side = self._taker(self._trick_ids)
+        if side is None:
             return []
         view = self.session.view()
         state, record = view.state, view.record
@@ -872,7 +869,6 @@ class Recogniser:
         if tried == self._taken_tried:
             return []
         self._taken_tried = tried
-        side = self.zones.nearest_seat(max(reached)[1])
         missed = self._taken_after_missed(side, present, t)
         if missed:
             return missed
@@ -881,6 +877,49 @@ class Recogniser:
             return []
         evidence = f"the trick was taken away without it, by the hand of {seat_name(state, side)}"
         return self._played_unseen(guesses, present, t, evidence)
+
+    def _taker(self, ids: Collection[int]) -> int | None:
+        """The seat on whose side the arm that took the cards ``ids`` away reached in: the last arm
+        that reached over them while they went unseen, after the last of them came to rest and
+        before their place first showed bare (None where no place showed bare, or no arm came)."""
+        bare = min((self._cleared[i] for i in ids if i in self._cleared), default=None)
+        if bare is None:
+            return None
+        rested = max(self._plays[i].rested for i in ids)
+        arms = [self._reached.get(i) for i in ids]
+        reached = [arm for arm in arms if arm is not None and rested < arm[0] <= bare]
+        return self.zones.nearest_seat(max(reached)[1]) if reached else None
+
+    def _taken_by_other(self, n: int, ids: frozenset[int], t: float) -> list[Recognised]:
+        """Trick ``n``, complete, collected: where the hand that took it away came from another side
+        than its winner's (as its cards were read), the trick's least surely read play is flagged:
+        the winner takes the trick, so one of its cards may have been misread."""
+        state = self.session.view().state
+        plays = [self._plays[i] for i in ids if i in self._plays]
+        side = self._taker(ids) if len(plays) == len(ids) and n <= len(state.tricks) else None
+        winner = state.tricks[n - 1].winner if side is not None else None
+        if side is None or winner is None or state.rules.side_of(side) == state.rules.side_of(winner):
+            return []
+        doubt = (
+            f"trick {n} was taken away by the hand of {seat_name(state, side)}, "
+            f"but its cards as read give it to {seat_name(state, winner)}"
+        )
+        least = min(plays, key=lambda play: (play.choice.probability, play.ref))
+        self.session.question(least.ref, doubt, least.choice.alternatives)
+        text = f"trick {n}: {seat_name(state, least.seat)}'s {least.choice.card} [check: {doubt}]"
+        return [
+            Recognised(
+                "check",
+                t,
+                text,
+                seat=least.seat,
+                card=least.choice.card,
+                doubt=doubt,
+                alternatives=least.choice.alternatives,
+                trick=n,
+                game=self.game,
+            )
+        ]
 
     def _taken_after_missed(self, side: int, present: set[int], t: float) -> list[Recognised]:
         """The last card of the trick under way was brought from the side of a seat after the one
@@ -1200,7 +1239,11 @@ class Recogniser:
     def _collected(self, present: set[int], t: float) -> list[Recognised]:
         done = [(n, ids) for n, ids in self._uncollected if not ids & present]
         self._uncollected = [item for item in self._uncollected if item not in done]
-        return [self._collect_event(n, ids, t) for n, ids in done]
+        return [
+            event
+            for n, ids in done
+            for event in (*self._taken_by_other(n, ids, t), self._collect_event(n, ids, t))
+        ]
 
     def _collect_event(self, n: int, ids: frozenset[int], t: float) -> Recognised:
         return Recognised("collected", t, f"trick {n} collected", trick=n, game=self.game, ids=ids)

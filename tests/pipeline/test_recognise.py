@@ -1302,3 +1302,38 @@ def test_cards_gone_with_the_trump_card_under_the_stock_are_no_trick_taken_away(
     _tossed(script, 0, "c", "4E", SPOT[0]).take("c", "trump").hold(1.5)
     _tossed(script, 1, "d", "7B", SPOT[1])
     assert script.state.tricks[1].plays == ((0, Card.parse("4E")), (1, Card.parse("7B")))
+
+
+@pytest.mark.parametrize("taker", [0, 1])
+def test_a_complete_trick_taken_away_by_the_hand_of_a_player_it_was_not_given_to_is_questioned(seen, taker):
+    """Ana's ace of cups beats Luis's five of cups, read at 0.7 (or the three of coins, the trump
+    card's suit, at 0.25). The winner takes the trick: Ana's hand, nothing to ask; Luis's hand, and
+    one of its cards was likely misread, so Luis's, the less surely read, is flagged."""
+    script = Script(seen).put("trump", TRUMP_AT, "3O").hold(1)
+    _tossed(script, 0, "a", "1C", (320.0, 330.0))
+    _tossed(script, 1, "b", "5C", (320.0, 300.0), 0.7, ("2O", 0.25))
+    _taken_by(script, taker, "a", "b", at=(320.0, 315.0))
+    assert script.state.tricks[0].winner == 0
+    flags = script.session.view().flags
+    if taker == 0:
+        assert script.kinds()[-2:] == ["trick", "collected"] and not flags
+        return
+    assert script.kinds()[-3:] == ["trick", "check", "collected"]
+    (flag,) = flags
+    assert flag.seq == 2 and "taken away by the hand of Luis" in flag.reason
+    assert "give it to Ana" in flag.reason
+    assert flag.alternatives[0][0] == Card.parse("5C")
+
+
+@pytest.mark.parametrize("taker", [2, 3])
+def test_a_complete_trick_taken_away_by_the_winners_partner_is_not_questioned(seen, taker):
+    """Four players: Ana's ace of cups wins; Eva, her partner, may take the trick for their side;
+    Pau, an opponent, may not."""
+    script = _four(seen)
+    for seat, card in enumerate(("1C", "5C", "6C", "7C")):
+        _tossed(script, seat, "abcd"[seat], card, NEAR[seat])
+    script.reach(taker, (320.0, 320.0)).hold(0.3).take("a", "b", "c", "d").hold(0.5)
+    script.reach(None).bare(*NEAR.values()).hold(2)
+    assert script.state.tricks[0].winner == 0
+    assert bool(script.session.view().flags) == (taker == 3)
+    assert ("check" in script.kinds()) == (taker == 3)
