@@ -878,28 +878,39 @@ class Recogniser:
         evidence = f"the trick was taken away without it, by the hand of {seat_name(state, side)}"
         return self._played_unseen(guesses, present, t, evidence)
 
-    def _taker(self, ids: Collection[int]) -> int | None:
-        """The seat on whose side the arm that took the cards ``ids`` away reached in: the last arm
-        that reached over them while they went unseen, after the last of them came to rest and
-        before their place first showed bare (None where no place showed bare, or no arm came)."""
+    def _taking_arms(self, ids: Collection[int]) -> list[tuple[float, tuple[float, float]]]:
+        """The arms (when, where they crossed the edge) that took the cards ``ids`` away: the last
+        arm that reached over each while it went unseen, after the last of them came to rest and
+        before their place first showed bare (none where no place showed bare)."""
         bare = min((self._cleared[i] for i in ids if i in self._cleared), default=None)
         if bare is None:
-            return None
+            return []
         rested = max(self._plays[i].rested for i in ids)
         arms = [self._reached.get(i) for i in ids]
-        reached = [arm for arm in arms if arm is not None and rested < arm[0] <= bare]
-        return self.zones.nearest_seat(max(reached)[1]) if reached else None
+        return [arm for arm in arms if arm is not None and rested < arm[0] <= bare]
+
+    def _taker(self, ids: Collection[int]) -> int | None:
+        """The seat on whose side the latest of the arms that took the cards ``ids`` away reached
+        in (:meth:`_taking_arms`), or None."""
+        arms = self._taking_arms(ids)
+        return self.zones.nearest_seat(max(arms)[1]) if arms else None
 
     def _taken_by_other(self, n: int, ids: frozenset[int], t: float) -> list[Recognised]:
-        """Trick ``n``, complete, collected: where the hand that took it away came from another side
+        """Trick ``n``, complete, collected: where every arm that took it away came from another side
         than its winner's (as its cards were read), the trick's least surely read play is flagged:
-        the winner takes the trick, so one of its cards may have been misread."""
+        the winner takes the trick, so one of its cards may have been misread. (An arm from the
+        winner's side among them may have taken it: with six at the table, an arm reaching in
+        between two seats may be either's.)"""
         state = self.session.view().state
         plays = [self._plays[i] for i in ids if i in self._plays]
-        side = self._taker(ids) if len(plays) == len(ids) and n <= len(state.tricks) else None
-        winner = state.tricks[n - 1].winner if side is not None else None
-        if side is None or winner is None or state.rules.side_of(side) == state.rules.side_of(winner):
+        arms = self._taking_arms(ids) if len(plays) == len(ids) and n <= len(state.tricks) else []
+        winner = state.tricks[n - 1].winner if arms else None
+        if winner is None:
             return []
+        sides = {state.rules.side_of(self.zones.nearest_seat(edge)) for _, edge in arms}
+        if state.rules.side_of(winner) in sides:
+            return []
+        side = self.zones.nearest_seat(max(arms)[1])
         doubt = (
             f"trick {n} was taken away by the hand of {seat_name(state, side)}, "
             f"but its cards as read give it to {seat_name(state, winner)}"

@@ -1337,3 +1337,18 @@ def test_a_complete_trick_taken_away_by_the_winners_partner_is_not_questioned(se
     assert script.state.tricks[0].winner == 0
     assert bool(script.session.view().flags) == (taker == 3)
     assert ("check" in script.kinds()) == (taker == 3)
+
+
+def test_a_complete_trick_an_arm_from_its_winners_side_reached_over_too_is_not_questioned(seen):
+    """An arm reaching in between two seats may be either's (six at a table sit close): Ana's arm
+    reached over her ace while the trick went from view, then an arm from Pau's side over the other
+    cards. Either may have taken it: nothing is asked."""
+    script = _four(seen)
+    for seat, card in enumerate(("1C", "5C", "6C", "7C")):
+        _tossed(script, seat, "abcd"[seat], card, NEAR[seat])
+    script.take("a", "b", "c", "d").reach(0, (320.0, 440.0)).hold(0.3)  # over the ace alone
+    script.reach(3, (320.0, 270.0)).hold(0.3)  # over the other three alone
+    script.reach(None).bare(*NEAR.values()).hold(2)
+    assert script.state.tricks[0].winner == 0
+    assert "collected" in script.kinds() and "check" not in script.kinds()
+    assert not script.session.view().flags
