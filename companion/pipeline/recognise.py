@@ -896,14 +896,17 @@ class Recogniser:
         return self.zones.nearest_seat(max(arms)[1]) if arms else None
 
     def _taken_by_other(self, n: int, ids: frozenset[int], t: float) -> list[Recognised]:
-        """Trick ``n``, complete, collected: where every arm that took it away came from another side
-        than its winner's (as its cards were read), the trick's least surely read play is flagged:
+        """Trick ``n``, complete, collected: where every arm that took it away, once its last card was
+        played, came from another side than its winner's (as its cards were read), the trick's least
+        surely read play is flagged:
         the winner takes the trick, so one of its cards may have been misread. (An arm from the
         winner's side among them may have taken it: with six at the table, an arm reaching in
         between two seats may be either's.)"""
         state = self.session.view().state
         plays = [self._plays[i] for i in ids if i in self._plays]
         arms = self._taking_arms(ids) if len(plays) == len(ids) and n <= len(state.tricks) else []
+        done = max((play.t for play in plays), default=t)
+        arms = [arm for arm in arms if arm[0] > done]  # not the arm that brought the last card
         winner = state.tricks[n - 1].winner if arms else None
         if winner is None:
             return []
