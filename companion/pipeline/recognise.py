@@ -860,8 +860,8 @@ class Recogniser:
         (:func:`taken_lacking`)."""
         if self._over or not self._trick_ids or present.intersection(self._trick_ids):
             return []  # every frame: the cheap tests first
-        side = self._taker(self._trick_ids)
-        if side is None:
+        arms = self._taking_arms(self._trick_ids)
+        if not arms:
             return []
         view = self.session.view()
         state, record = view.state, view.record
@@ -869,6 +869,7 @@ class Recogniser:
         if tried == self._taken_tried:
             return []
         self._taken_tried = tried
+        side = self._taker(arms)
         missed = self._taken_after_missed(side, present, t)
         if missed:
             return missed
@@ -889,31 +890,28 @@ class Recogniser:
         arms = [self._reached.get(i) for i in ids]
         return [arm for arm in arms if arm is not None and rested < arm[0] <= bare]
 
-    def _taker(self, ids: Collection[int]) -> int | None:
-        """The seat on whose side the latest of the arms that took the cards ``ids`` away reached
-        in (:meth:`_taking_arms`), or None."""
-        arms = self._taking_arms(ids)
-        return self.zones.nearest_seat(max(arms)[1]) if arms else None
+    def _taker(self, arms: Sequence[tuple[float, tuple[float, float]]]) -> int:
+        """The seat on whose side the latest of ``arms`` (:meth:`_taking_arms`) reached in."""
+        return self.zones.nearest_seat(max(arms)[1])
 
     def _taken_by_other(self, n: int, ids: frozenset[int], t: float) -> list[Recognised]:
         """Trick ``n``, complete, collected: where every arm that took it away, once its last card was
         played, came from another side than its winner's (as its cards were read), the trick's least
-        surely read play is flagged:
-        the winner takes the trick, so one of its cards may have been misread. (An arm from the
-        winner's side among them may have taken it: with six at the table, an arm reaching in
-        between two seats may be either's.)"""
+        surely read play is flagged: the winner takes the trick, so one of its cards may have been
+        misread. (An arm from the winner's side among them may have taken it: with six at the
+        table, an arm reaching in between two seats may be either's.)"""
         state = self.session.view().state
         plays = [self._plays[i] for i in ids if i in self._plays]
         arms = self._taking_arms(ids) if len(plays) == len(ids) and n <= len(state.tricks) else []
         done = max((play.t for play in plays), default=t)
         arms = [arm for arm in arms if arm[0] > done]  # not the arm that brought the last card
-        winner = state.tricks[n - 1].winner if arms else None
-        if winner is None:
+        if not arms:
             return []
+        winner = state.tricks[n - 1].winner
         sides = {state.rules.side_of(self.zones.nearest_seat(edge)) for _, edge in arms}
         if state.rules.side_of(winner) in sides:
             return []
-        side = self.zones.nearest_seat(max(arms)[1])
+        side = self._taker(arms)
         doubt = (
             f"trick {n} was taken away by the hand of {seat_name(state, side)}, "
             f"but its cards as read give it to {seat_name(state, winner)}"
