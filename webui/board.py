@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.cards import Card, UnknownCard, deck
-from companion.engine import Event, GameState, Trick
+from companion.engine import Event, GameState, Trick, open_results, winner_open
 from companion.engine.replay import effective_log
 from companion.session import View
 from webui import i18n
@@ -68,6 +68,7 @@ def scoreboard(view: View, locale: str, *, for_json: bool = False) -> dict[str, 
         "tie_break": _tie_break(state, sides),
         "issues": [issue.message for issue in state.issues],
         "flags": len(view.flags),
+        **_open_results(view, names),
         "camera": view.camera.value,
         "camera_detail": view.camera_detail,
     }
@@ -75,6 +76,21 @@ def scoreboard(view: View, locale: str, *, for_json: bool = False) -> dict[str, 
         board["chart"] = chart(sides, state.tricks, state.rules.tricks)
         board["flagged"] = flagged_events(view)
     return board
+
+
+def _open_results(view: View, names: list[str]) -> dict[str, Any]:
+    """The other results a finished game's flagged plays leave open (each side's points and the
+    winners), and whether any of them has another winner."""
+    results = open_results(view.record, view.flagged_plays())
+    others = results[1:]
+    shown = [
+        {"points": "-".join(map(str, r.points)), "winners": list(dict.fromkeys(names[s] for s in r.winners))}
+        for r in others
+    ]
+    return {
+        "open_results": shown,
+        "winner_open": winner_open(results),
+    }
 
 
 def flagged_events(view: View) -> dict[int, Event]:

@@ -117,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
             f"total: {total['games_all_right']}/{total['games']} games all right; plays "
             f"{total['plays_right']}/{total['plays']}, events flagged {total['flagged']}/{total['events']}, "
             f"wrong {total['wrong']} ({total['plays_wrong_unflagged']} of the wrong plays unflagged), "
+            f"winner right in {total['winner_right']} (told open in {total['winner_open']}), "
             f"missed {total['missed']}; median delay {total['median_delay_s']} s"
         )
     return 0
@@ -187,6 +188,7 @@ _COUNTED = (
     "trump_right",
     "points_right",
     "winner_right",
+    "winner_open",
     "events",
     "flagged",
     "wrong",
@@ -208,7 +210,8 @@ def _line(g: dict[str, object], right: bool) -> str:
         f"{g['video']}: {'ALL RIGHT' if right else 'errors'}; plays {g['plays_right']}/{g['plays']}, "
         f"leaders {g['leaders_right']}/{g['tricks']}, winners {g['winners_right']}/{g['tricks']}, "
         f"trump {yes[bool(g['trump_right'])]}, points {yes[bool(g['points_right'])]}, "
-        f"winner {yes[bool(g['winner_right'])]}; flagged {g['flagged']}/{g['events']}, wrong {g['wrong']} "
+        f"winner {yes[bool(g['winner_right'])]}{' (told open)' if g['winner_open'] else ''}; "
+        f"flagged {g['flagged']}/{g['events']}, wrong {g['wrong']} "
         f"({g['plays_wrong_unflagged']} unflagged), "
         f"missed {g['missed']}; median delay {g['median_delay_s']} s; {g['ms_per_frame']} ms/frame, "
         f"{g['speed']}x real time, {g['dropped']} frames dropped; vision: {g['vision']}{looked}"

@@ -4,6 +4,7 @@ Standard library only (plus :mod:`companion.cards` and :mod:`companion.errors`);
 ``jsonschema`` is loaded only to validate input records.
 """
 
+from companion.engine.doubt import OpenResult, open_results, winner_open
 from companion.engine.events import Event, event_from_dict
 from companion.engine.game import Game
 from companion.engine.match import MatchState, replay_match
@@ -24,11 +25,13 @@ __all__ = [
     "MatchRecord",
     "MatchRules",
     "MatchState",
+    "OpenResult",
     "Rules",
     "Swap",
     "Trick",
     "event_from_dict",
     "load_record",
+    "open_results",
     "random_game",
     "random_match",
     "record_from_dict",
@@ -37,4 +40,5 @@ __all__ = [
     "rules_for",
     "score",
     "score_text",
+    "winner_open",
 ]

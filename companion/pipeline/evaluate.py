@@ -8,7 +8,7 @@ from statistics import median
 from typing import Any
 
 from companion.cards import Card
-from companion.engine import GameRecord, GameState, replay
+from companion.engine import GameRecord, GameState, open_results, replay, winner_open
 from companion.engine.replay import effective_log
 from companion.pipeline.recognise import Recognised
 
@@ -26,9 +26,10 @@ def compare(
     """Per-game figures: plays, leaders, winners, trump card and final score right; events
     flagged, wrong (a play, the trump card or a swap unlike the truth) and missed; the wrong plays
     no flag still open when the game ended questions (``unsettled``: the log indices of those
-    flags), which an operator would not be asked to check; the median delay from a card coming to
-    rest (``rest_times``, one per true play, in order) to the first event that played that card (a
-    phantom play before it shifts no other card's delay)."""
+    flags), which an operator would not be asked to check; whether those flags leave the winner
+    open (the game could have gone to another side, :func:`companion.engine.winner_open`); the
+    median delay from a card coming to rest (``rest_times``, one per true play, in order) to the
+    first event that played that card (a phantom play before it shifts no other card's delay)."""
     expected = replay(truth)
     got = replay(seen) if seen is not None else None
     true_plays = [(seat, card) for trick in expected.tricks for seat, card in trick.plays]
@@ -50,6 +51,7 @@ def compare(
     missed = max(0, len(true_plays) - len(seen_plays)) + sum((true_swaps - seen_swaps).values())
     missed += got is None or got.trump_card is None
     questioned = _questioned(seen, unsettled)
+    told_open = seen is not None and winner_open(open_results(seen, _plays(seen, unsettled)))
     return {
         "plays": len(true_plays),
         "plays_right": sum(a == b for a, b in pairs),
@@ -59,6 +61,7 @@ def compare(
         "trump_right": got is not None and got.trump_card == expected.trump_card,
         "points_right": got is not None and got.points == expected.points,
         "winner_right": got is not None and _outcome(got) == _outcome(expected),
+        "winner_open": told_open,
         "events": len(mine),
         "flagged": sum(e.doubt is not None for e in mine),
         "wrong": wrong,
@@ -69,14 +72,18 @@ def compare(
     }
 
 
+def _plays(seen: GameRecord, flagged: Collection[int]) -> frozenset[int]:
+    """The log indices among ``flagged`` that are plays, as the log ends up with them."""
+    log, _ = effective_log(seen.events)
+    return frozenset(i for i in flagged if (event := log[i]) is not None and event.type == "play")
+
+
 def _questioned(seen: GameRecord | None, unsettled: Collection[int]) -> set[tuple[int | None, Card | None]]:
     """The plays (seat, card), as the log ends up with them, that the flags at ``unsettled`` question."""
     if seen is None:
         return set()
     log, _ = effective_log(seen.events)
-    return {
-        (event.seat, event.card) for i in unsettled if (event := log[i]) is not None and event.type == "play"
-    }
+    return {(event.seat, event.card) for i in _plays(seen, unsettled) if (event := log[i]) is not None}
 
 
 def _outcome(state: GameState) -> tuple[bool, tuple[int, ...]]:

@@ -31,6 +31,7 @@ from dataclasses import replace
 
 from companion.cards import Card, Suit, deck, trick_winner
 from companion.engine import Event, GameRecord, GameState, replay
+from companion.engine.doubt import orders
 from companion.engine.replay import effective_log
 
 
@@ -239,23 +240,9 @@ def left_in_turn(record: GameRecord) -> tuple[Event, ...] | None:
 def only_way(record: GameRecord, guesses: Collection[int], most: int = 5) -> bool:
     """Whether the guessed plays ``guesses`` (log indices) of a finished game can hold their cards
     in no other order: any other makes a trick before the last (the next lead showed who won it)
-    go to another seat, or breaks a rule. False for more than ``most`` guesses (too many orders)."""
-    if len(guesses) > most:
-        return False
-    refs, now = sorted(guesses), replay(record)
-    log = effective_log(record.events)[0]
-    cards = [play.card for play in (log[ref] for ref in refs) if play is not None]
-    if len(cards) < len(refs):
-        return False  # a guess voided since
-    winners = [trick.winner for trick in now.tricks[:-1]]
-    for order in itertools.permutations(cards):
-        if list(order) == cards:
-            continue
-        amends = tuple(Event("amend", ref=ref, card=card) for ref, card in zip(refs, order, strict=True))
-        after = replay(replace(record, events=(*record.events, *amends)))
-        if len(after.issues) <= len(now.issues) and [t.winner for t in after.tricks[:-1]] == winners:
-            return False
-    return True
+    go to another seat, or breaks a rule (:func:`companion.engine.doubt.orders`). False for more
+    than ``most`` guesses (too many orders), or a guess voided since."""
+    return len(guesses) <= most and len(list(itertools.islice(orders(record, guesses), 2))) == 1
 
 
 def playable(state: GameState) -> set[Card]:

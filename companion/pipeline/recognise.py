@@ -39,7 +39,8 @@ from typing import Protocol
 import numpy as np
 
 from companion.cards import Card, Rank
-from companion.engine import Event, Game, GameState, Trick, replay
+from companion.engine import Event, Game, GameState, OpenResult, Trick, open_results, replay
+from companion.engine.doubt import side_points
 from companion.errors import IllegalAction
 from companion.pipeline.config import RecogniseConfig
 from companion.pipeline.missed import (
@@ -585,7 +586,9 @@ class Recogniser:
             if self._guesses and only_way(self.session.view().record, self._guesses):
                 for ref in self._guesses:  # the cards nobody else played, each in the one place left
                     self._settle_flags(ref)
-            out.append(Recognised("game-over", t, _result(after), game=self.game))
+            view = self.session.view()
+            open_to = open_results(view.record, view.flagged_plays())[1:]
+            out.append(Recognised("game-over", t, _result(after, open_to), game=self.game))
         return out
 
     def _under_last(self, card: TableCard, seat: int, t: float, sure: bool) -> bool:
@@ -1244,7 +1247,7 @@ class Recogniser:
         cards = " ".join(str(card) for _, card in trick.plays)
         text = (
             f"trick {trick.n}: {cards} -> {seat_name(state, trick.winner)} wins {trick.points} "
-            f"({trick.reason}); points {_points(state)}"
+            f"({trick.reason}); points {_points(side_points(state))}"
         )
         return Recognised("trick", t, text, seat=trick.winner, trick=trick.n, game=self.game)
 
@@ -1358,12 +1361,18 @@ def _mass(card: TableCard, cards: set[Card]) -> float:
     return sum(p for c, p in card.identity if c in cards)
 
 
-def _points(state: GameState) -> str:
-    team = state.team_points
-    values = team if team is not None else state.points
-    return "-".join(str(v) for v in values)
+def _points(points: Sequence[int]) -> str:
+    return "-".join(map(str, points))
 
 
-def _result(state: GameState) -> str:
-    winners = ", ".join(seat_name(state, s) for s in state.winners) or "nobody"
-    return f"game over: points {_points(state)}; winner {winners}"
+def _result(state: GameState, open_to: Sequence[OpenResult] = ()) -> str:
+    """The game's result, and the others its flagged plays leave open (``open_to``)."""
+    text = f"game over: points {_points(side_points(state))}; winner {_winners(state, state.winners)}"
+    if open_to:
+        others = "; ".join(f"{_points(r.points)}, winner {_winners(state, r.winners)}" for r in open_to)
+        text += f" (the plays to confirm may also give {others})"
+    return text
+
+
+def _winners(state: GameState, seats: Sequence[int]) -> str:
+    return ", ".join(dict.fromkeys(seat_name(state, s) for s in seats)) or "nobody"

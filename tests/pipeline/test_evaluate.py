@@ -63,6 +63,24 @@ def test_one_misread_card_counts_as_wrong_and_changes_the_score():
     assert compare(truth, seen, [], unsettled=(other,))["plays_wrong_unflagged"] == 1
 
 
+def test_a_wrong_winner_that_the_flags_still_open_leave_open_is_told_open():
+    """Four players: the last trick's two last cards read in the wrong order give the game to the
+    other team; flagged to the end, the figures tell that the winner was left open."""
+    truth = random_game("brisca-4", seed=1)
+    refs = [i for i, e in enumerate(truth.events) if e.type == "play"][38:40]
+    events = list(truth.events)
+    first, second = refs
+    events[first], events[second] = (
+        replace(events[first], card=events[second].card),
+        replace(events[second], card=events[first].card),
+    )
+    seen = replace(truth, events=tuple(events))
+    figures = compare(truth, seen, [], unsettled=refs)
+    assert not figures["winner_right"] and figures["winner_open"]
+    assert not compare(truth, seen, [], unsettled=refs[:1])["winner_open"]  # one card has no other place
+    assert not compare(truth, truth, [])["winner_open"]
+
+
 def test_nothing_seen_is_nothing_right():
     truth = random_game("brisca-4", seed=2)
     figures = compare(truth, None, [])

@@ -905,7 +905,8 @@ def test_the_last_trick_taken_away_two_cards_short_had_the_cards_left_played_uns
     that stalled). Once the trick is seen taken away (gone, they may lie under an arm), the two
     cards left are played by the seats to play, guesses; the game ends. Both stay flagged where
     either seat may hold either card; where one of them is known in its seat's hand (the last
-    drawer took the face-up card), they fit in one way only, and their flags are settled."""
+    drawer took the face-up card), they fit in one way only, and their flags are settled. The
+    game-over tells the true result, and also the other where either order stays open."""
     game = random_game("brisca-4", seed)
     first = [i for i, e in enumerate(game.events) if e.type == "play"][36]  # the last trick's lead
     plays = replay(game).tricks[9].plays
@@ -926,6 +927,9 @@ def test_the_last_trick_taken_away_two_cards_short_had_the_cards_left_played_uns
     guessed = [event for event in script.events if event.doubt and "one of the cards left" in event.doubt]
     assert len(guessed) == 2 and len(script.session.view().flags) == flagged
     assert script.kinds()[-5:] == ["play", "play", "trick", "game-over", "collected"]
+    over = script.events[-2].text  # either way, the two orders give the game to either team
+    assert "-".join(map(str, replay(game).team_points)) in over
+    assert ("the plays to confirm may also give" in over) == bool(flagged)
 
 
 def _guessed_as_the_last_answer(game) -> bool:

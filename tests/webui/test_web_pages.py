@@ -5,13 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.engine import GameRecord, random_game, replay
+from companion.engine import GameRecord, OpenResult, open_results, random_game, replay, winner_open
 from companion.session import CameraStatus, Evidence, LiveSession, Setup
 from webui import create_app
 
@@ -216,3 +217,50 @@ def test_a_tied_game_says_which_rule_decided_it() -> None:
     page = create_app({"SESSION": session}).test_client().get("/?lang=en").get_data(as_text=True)
     winner = record.players[state.winners[0]]
     assert f"Winner: {winner} (tied on points: the winner of the last trick wins)" in page
+
+
+def _doubtful_game(wanted: Callable[[tuple[OpenResult, ...]], bool]) -> tuple[GameRecord, list[int]]:
+    """The first seeded game whose six plays of the tricks before the last three leave open results
+    that ``wanted`` accepts, with those plays' log indices."""
+    for seed in range(300):
+        record = random_game("brisca-2", seed=seed, players=["Ana", "Luis"])
+        refs = [i for i, event in enumerate(record.events) if event.type == "play"][-12:-6]
+        if wanted(open_results(record, frozenset(refs))):
+            return record, refs
+    raise AssertionError("no such game in 300")
+
+
+def test_a_finished_game_whose_winner_rests_on_plays_to_confirm_says_so() -> None:
+    record, refs = _doubtful_game(winner_open)
+    session = LiveSession()
+    session.load(record)
+    for ref in refs:
+        session.question(ref, "a guess: the camera missed the card")
+    client = create_app({"SESSION": session}).test_client()
+    board = client.get("/state.json").get_json()
+    state = replay(record)
+    loser = record.players[1 - state.winners[0]]
+    assert board["winner_open"] and any(r["winners"] == [loser] for r in board["open_results"])
+    page = client.get("/?lang=en").get_data(as_text=True)
+    assert "Not settled yet: as the plays to confirm turn out, the game may also go to" in page
+    shown = next(r for r in board["open_results"] if r["winners"] == [loser])
+    assert f"{loser} ({shown['points']})" in page
+    for flag in session.view().flags:  # the operator confirms every play as read
+        session.resolve(flag.id)
+    board = client.get("/state.json").get_json()
+    assert board["open_results"] == [] and not board["winner_open"]
+    assert "Not settled yet" not in client.get("/?lang=en").get_data(as_text=True)
+
+
+def test_a_finished_game_whose_points_alone_rest_on_plays_to_confirm_says_the_winner_stands() -> None:
+    record, refs = _doubtful_game(lambda results: len(results) > 1 and not winner_open(results))
+    session = LiveSession()
+    session.load(record)
+    for ref in refs:
+        session.question(ref, "a guess: the camera missed the card")
+    client = create_app({"SESSION": session}).test_client()
+    board = client.get("/state.json").get_json()
+    assert board["open_results"] and not board["winner_open"]
+    page = client.get("/?lang=es").get_data(as_text=True)
+    assert "El ganador no cambia con las jugadas por confirmar" in page
+    assert all(r["points"] in page for r in board["open_results"])
