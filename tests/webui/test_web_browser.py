@@ -20,7 +20,7 @@ import pytest
 from webui_helpers import PIN, PLAYED, prefix, screenshot_folder
 
 from companion.cards import Card
-from companion.engine import GameRecord, replay
+from companion.engine import GameRecord, random_game, replay
 from companion.session import CameraStatus, Evidence, LiveSession
 from webui import create_app
 from webui.i18n import card_name
@@ -180,6 +180,34 @@ def test_correct_a_misread_card_then_undo(
     page.click("#undo button")
     page.wait_for_selector(f'tr[data-seq="{last + 2}"]')
     expect_points(watcher, misread_points)
+    watcher.close()
+
+
+def test_a_game_ending_on_plays_to_confirm_says_who_else_may_have_won(
+    page: Any, browser: Any, serve: Callable[..., str], session: LiveSession, screenshots: Path
+) -> None:
+    """Four players: the last trick's two last cards go in flagged (the camera missed them); either
+    order gives the game to either team, and every watcher is told so until the operator confirms
+    them."""
+    game = random_game("brisca-4", 1, players=["Ana", "Luis", "Eva", "Pau"])
+    last = [i for i, event in enumerate(game.events) if event.type == "play"][38]
+    session.load(prefix(game, last))
+    url = serve()
+    watcher = browser.new_page()
+    watcher.goto(f"{url}/")
+    for event in game.events[last : last + 2]:
+        session.apply(lambda g, event=event: g.apply(event), doubt="a guess: the camera missed the card")
+    banner = watcher.wait_for_selector('#board .open-result[data-winner-open="true"]', timeout=UPDATE_MS)
+    loser = "Luis + Pau" if replay(game).winners == (0, 2) else "Ana + Eva"
+    text = banner.inner_text()
+    assert text.startswith("Not settled yet: as the plays to confirm turn out") and f"{loser} (" in text
+    watcher.screenshot(path=str(screenshots / "open-result.png"), full_page=True)
+
+    sign_in(page, url)
+    for _ in range(2):
+        page.click("[data-flag] button[type=submit]")
+    watcher.wait_for_selector("#board .open-result", state="detached", timeout=UPDATE_MS)
+    assert watcher.locator("#board .result").inner_text().startswith("Game over")
     watcher.close()
 
 
