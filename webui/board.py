@@ -68,7 +68,7 @@ def scoreboard(view: View, locale: str, *, for_json: bool = False) -> dict[str, 
         "tie_break": _tie_break(state, sides),
         "issues": [issue.message for issue in state.issues],
         "flags": len(view.flags),
-        **_open_results(view, names),
+        **_open_results(view, names, language),
         "camera": view.camera.value,
         "camera_detail": view.camera_detail,
     }
@@ -78,17 +78,28 @@ def scoreboard(view: View, locale: str, *, for_json: bool = False) -> dict[str, 
     return board
 
 
-def _open_results(view: View, names: list[str]) -> dict[str, Any]:
-    """The other results a finished game's flagged plays leave open (each side's points and the
-    winners), and whether any of them has another winner."""
-    results = open_results(view.record, view.flagged_plays())
-    others = results[1:]
+def _open_results(view: View, names: list[str], language: str) -> dict[str, Any]:
+    """The results a finished game's flagged plays leave open: the recorded one and the others
+    (each side's points, the winners, and the card each flagged play holds in it, by log index),
+    and whether any other has another winner. No others: nothing is open."""
+    refs = sorted(view.flagged_plays())
+    results = open_results(view.record, frozenset(refs))
+    events = flagged_events(view)
+    players = [names[seat] if (seat := events[ref].seat) is not None else "" for ref in refs]
     shown = [
-        {"points": "-".join(map(str, r.points)), "winners": list(dict.fromkeys(names[s] for s in r.winners))}
-        for r in others
+        {
+            "points": "-".join(map(str, r.points)),
+            "winners": list(dict.fromkeys(names[s] for s in r.winners)),
+            "cards": [
+                {"seq": ref, "name": name, "card": card_view(card, language)}
+                for ref, name, card in zip(refs, players, r.cards, strict=True)
+            ],
+        }
+        for r in results
     ]
     return {
-        "open_results": shown,
+        "recorded_result": shown[0] if len(shown) > 1 else None,
+        "open_results": shown[1:],
         "winner_open": winner_open(results),
     }
 

@@ -98,6 +98,13 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "draw": "Empate",
         "open_winner": "Aún sin decidir: según resulten las jugadas por confirmar, la partida puede ser de",
         "open_points": "El ganador no cambia con las jugadas por confirmar; los puntos pueden ser también",
+        "open_results": "Lo que deciden las jugadas por confirmar",
+        "open_results_help": (
+            "Cada carta se juega una vez: estas jugadas solo pueden tener las cartas unas de otras. "
+            "Cada fila es un orden de sus cartas que deja cada baza, salvo la última, a quien la ganó "
+            "(lo mostró la salida siguiente)."
+        ),
+        "as_recorded": "como está anotado",
         "tie_last-trick": "empate a puntos: gana quien se llevó la última baza",
         "tie_more-cards": "empate a puntos: gana quien ganó más cartas",
         "camera_ok": "Cámara conectada",
@@ -177,6 +184,13 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "draw": "Draw",
         "open_winner": "Not settled yet: as the plays to confirm turn out, the game may also go to",
         "open_points": "The winner stands however the plays to confirm turn out; the points may also be",
+        "open_results": "What the plays to confirm decide",
+        "open_results_help": (
+            "Each card is played once, so these plays can only hold each other's cards. "
+            "Each row is an order of their cards that leaves every trick but the last to whoever won "
+            "it (the next lead showed who did)."
+        ),
+        "as_recorded": "as recorded",
         "tie_last-trick": "tied on points: the winner of the last trick wins",
         "tie_more-cards": "tied on points: whoever won more cards wins",
         "camera_ok": "Camera connected",

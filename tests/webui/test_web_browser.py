@@ -204,6 +204,13 @@ def test_a_game_ending_on_plays_to_confirm_says_who_else_may_have_won(
     watcher.screenshot(path=str(screenshots / "open-result.png"), full_page=True)
 
     sign_in(page, url)
+    other = page.locator(".open-results tr.other")  # the two cards the other way round
+    assert other.count() == 1 and "Ana + Eva" in other.inner_text() + page.inner_text(
+        ".open-results tr.recorded"
+    )
+    recorded = [str(card) for _, card in replay(game).tricks[-1].plays[2:]]
+    assert [c.get_attribute("data-card") for c in other.locator("[data-card]").all()] == recorded[::-1]
+    page.locator(".open-results").screenshot(path=str(screenshots / "open-result-orders.png"))
     for _ in range(2):
         page.click("[data-flag] button[type=submit]")
     watcher.wait_for_selector("#board .open-result", state="detached", timeout=UPDATE_MS)
