@@ -219,23 +219,23 @@ def test_a_tied_game_says_which_rule_decided_it() -> None:
     assert f"Winner: {winner} (tied on points: the winner of the last trick wins)" in page
 
 
-def _doubtful_game(wanted: Callable[[tuple[OpenResult, ...]], bool]) -> tuple[GameRecord, list[int]]:
+def _doubtful_game(wanted: Callable[[tuple[OpenResult, ...]], bool]) -> tuple[GameRecord, LiveSession]:
     """The first seeded game whose six plays of the tricks before the last three leave open results
-    that ``wanted`` accepts, with those plays' log indices."""
+    that ``wanted`` accepts, in a live session where those plays are flagged."""
     for seed in range(300):
         record = random_game("brisca-2", seed=seed, players=["Ana", "Luis"])
         refs = [i for i, event in enumerate(record.events) if event.type == "play"][-12:-6]
         if wanted(open_results(record, frozenset(refs))):
-            return record, refs
+            session = LiveSession()
+            session.load(record)
+            for ref in refs:
+                session.question(ref, "a guess: the camera missed the card")
+            return record, session
     raise AssertionError("no such game in 300")
 
 
 def test_a_finished_game_whose_winner_rests_on_plays_to_confirm_says_so() -> None:
-    record, refs = _doubtful_game(winner_open)
-    session = LiveSession()
-    session.load(record)
-    for ref in refs:
-        session.question(ref, "a guess: the camera missed the card")
+    record, session = _doubtful_game(winner_open)
     client = create_app({"SESSION": session}).test_client()
     board = client.get("/state.json").get_json()
     state = replay(record)
@@ -253,11 +253,7 @@ def test_a_finished_game_whose_winner_rests_on_plays_to_confirm_says_so() -> Non
 
 
 def test_a_finished_game_whose_points_alone_rest_on_plays_to_confirm_says_the_winner_stands() -> None:
-    record, refs = _doubtful_game(lambda results: len(results) > 1 and not winner_open(results))
-    session = LiveSession()
-    session.load(record)
-    for ref in refs:
-        session.question(ref, "a guess: the camera missed the card")
+    _, session = _doubtful_game(lambda results: len(results) > 1 and not winner_open(results))
     client = create_app({"SESSION": session}).test_client()
     board = client.get("/state.json").get_json()
     assert board["open_results"] and not board["winner_open"]
