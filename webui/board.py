@@ -82,8 +82,8 @@ def _open_results(view: View, names: list[str], language: str) -> dict[str, Any]
     """The results a finished game's flagged plays leave open: the recorded one and the others
     (each side's points, the winners, and the card each flagged play holds in it, by log index),
     and whether any other has another winner. No others: nothing is open."""
-    refs = sorted(view.flagged_plays())
-    results = open_results(view.record, frozenset(refs))
+    refs = sorted(view.flagged_plays()) if view.state.complete else []
+    results = open_results(view.record, frozenset(refs)) if refs else ()
     events = flagged_events(view)
     players = [names[seat] if (seat := events[ref].seat) is not None else "" for ref in refs]
     shown = [
