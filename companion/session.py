@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from companion.cards import Card
 from companion.engine import Event, Game, GameRecord, GameState
-from companion.engine.replay import effective_log
+from companion.engine.doubt import plays_among
 from companion.errors import IllegalAction, UnknownName
 
 log = logging.getLogger(__name__)
@@ -113,10 +113,7 @@ class View:
 
     def flagged_plays(self) -> frozenset[int]:
         """The log indices of the flagged plays (as the log's corrections leave them)."""
-        log = effective_log(self.record.events)[0]
-        return frozenset(
-            flag.seq for flag in self.flags if (e := log[flag.seq]) is not None and e.type == "play"
-        )
+        return plays_among(self.record, (flag.seq for flag in self.flags))
 
 
 class Subscription:

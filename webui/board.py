@@ -81,9 +81,11 @@ def scoreboard(view: View, locale: str, *, for_json: bool = False) -> dict[str, 
 def _open_results(view: View, names: list[str], language: str) -> dict[str, Any]:
     """The results a finished game's flagged plays leave open: the recorded one and the others
     (each side's points, the winners, and the card each flagged play holds in it, by log index),
-    and whether any other has another winner. No others: nothing is open."""
+    and whether any other has another winner; none when nothing is open."""
     refs = sorted(view.flagged_plays()) if view.state.complete else []
     results = open_results(view.record, frozenset(refs)) if refs else ()
+    if len(results) < 2:
+        return {"recorded_result": None, "open_results": [], "winner_open": False}
     events = flagged_events(view)
     players = [names[seat] if (seat := events[ref].seat) is not None else "" for ref in refs]
     shown = [
@@ -97,11 +99,7 @@ def _open_results(view: View, names: list[str], language: str) -> dict[str, Any]
         }
         for r in results
     ]
-    return {
-        "recorded_result": shown[0] if len(shown) > 1 else None,
-        "open_results": shown[1:],
-        "winner_open": winner_open(results),
-    }
+    return {"recorded_result": shown[0], "open_results": shown[1:], "winner_open": winner_open(results)}
 
 
 def flagged_events(view: View) -> dict[int, Event]:

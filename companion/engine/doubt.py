@@ -10,7 +10,7 @@ winners are the results the doubt leaves open.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from companion.cards import Card, trick_winner
@@ -94,6 +94,12 @@ def winner_open(results: Sequence[OpenResult]) -> bool:
     """Whether the results a game's doubt leaves open (:func:`open_results`) have other winners
     than the first, the record's own."""
     return any(set(result.winners) != set(results[0].winners) for result in results[1:])
+
+
+def plays_among(record: GameRecord, refs: Iterable[int]) -> frozenset[int]:
+    """The log indices among ``refs`` that are plays, as the log's corrections leave them."""
+    log = effective_log(record.events)[0]
+    return frozenset(ref for ref in refs if (event := log[ref]) is not None and event.type == "play")
 
 
 def cards_of(record: GameRecord, refs: Collection[int]) -> Iterator[Card]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.cards import Card
 from companion.engine import GameRecord, GameState, open_results, replay, winner_open
+from companion.engine.doubt import plays_among
 from companion.engine.replay import effective_log
 from companion.pipeline.recognise import Recognised
 
@@ -51,7 +52,7 @@ def compare(
     missed = max(0, len(true_plays) - len(seen_plays)) + sum((true_swaps - seen_swaps).values())
     missed += got is None or got.trump_card is None
     questioned = _questioned(seen, unsettled)
-    told_open = seen is not None and winner_open(open_results(seen, _plays(seen, unsettled)))
+    told_open = seen is not None and winner_open(open_results(seen, plays_among(seen, unsettled)))
     return {
         "plays": len(true_plays),
         "plays_right": sum(a == b for a, b in pairs),
@@ -72,18 +73,12 @@ def compare(
     }
 
 
-def _plays(seen: GameRecord, flagged: Collection[int]) -> frozenset[int]:
-    """The log indices among ``flagged`` that are plays, as the log ends up with them."""
-    log, _ = effective_log(seen.events)
-    return frozenset(i for i in flagged if (event := log[i]) is not None and event.type == "play")
-
-
 def _questioned(seen: GameRecord | None, unsettled: Collection[int]) -> set[tuple[int | None, Card | None]]:
     """The plays (seat, card), as the log ends up with them, that the flags at ``unsettled`` question."""
     if seen is None:
         return set()
     log, _ = effective_log(seen.events)
-    return {(event.seat, event.card) for i in _plays(seen, unsettled) if (event := log[i]) is not None}
+    return {(event.seat, event.card) for i in plays_among(seen, unsettled) if (event := log[i]) is not None}
 
 
 def _outcome(state: GameState) -> tuple[bool, tuple[int, ...]]:
