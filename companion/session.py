@@ -9,7 +9,8 @@ again", so nothing is lost by dropping older notices).
 
 The session also keeps the newest annotated camera frame (JPEG bytes), the camera
 status, events flagged for confirmation, and an evidence snapshot per trick, which it
-hands on to its evidence sink (the store) as it hands events to its event sink.
+hands on to its evidence sink (the store) as it hands events to its event sink; the
+flags still open go to its flag sink whenever they change.
 """
 
 from __future__ import annotations
@@ -76,13 +77,20 @@ class Evidence:
 EvidenceSink = Callable[[Evidence], None]
 
 
+#: Called with the current game's open flags after they change (one raised, one settled).
+FlagSink = Callable[[tuple[Flag, ...]], None]
+
+
 class StoreSink(Protocol):
     """What keeps a live game durably (the store's ``GameWriter``): each event, as an
-    :data:`EventSink`, and each trick's evidence through :meth:`keep`, an :data:`EvidenceSink`."""
+    :data:`EventSink`, each trick's evidence through :meth:`keep`, an :data:`EvidenceSink`,
+    and the open flags through :meth:`flags`, a :data:`FlagSink`."""
 
     def __call__(self, record: GameRecord, event: Event | None) -> None: ...
 
     def keep(self, evidence: Evidence) -> None: ...
+
+    def flags(self, flags: tuple[Flag, ...]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -150,12 +158,14 @@ class LiveSession:
         *,
         sink: EventSink | None = None,
         evidence_sink: EvidenceSink | None = None,
+        flag_sink: FlagSink | None = None,
         queue_size: int = 8,
         max_subscribers: int = 200,
     ) -> None:
         self._lock = threading.RLock()
         self._sink = sink
         self._evidence_sink = evidence_sink
+        self._flag_sink = flag_sink
         self._queue_size = queue_size
         self.max_subscribers = max_subscribers
         self._subscribers: set[Subscription] = set()
@@ -178,13 +188,25 @@ class LiveSession:
             self._start(setup, None)
             return self._changed()
 
-    def load(self, record: GameRecord, setup: Setup | None = None) -> View:
+    def load(
+        self,
+        record: GameRecord,
+        setup: Setup | None = None,
+        *,
+        flags: tuple[tuple[int, str, tuple[tuple[Card, float], ...]], ...] = (),
+        evidence: tuple[Evidence, ...] = (),
+    ) -> View:
         """Continue from a record (an imported or replayed game); the engine replays its events,
-        and anything inconsistent in them shows as issues of the state."""
+        and anything inconsistent in them shows as issues of the state. ``flags`` (``seq``,
+        reason, alternatives) are the record's events still awaiting confirmation, ``evidence``
+        its tricks' snapshots (as kept before: not handed to the evidence sink again)."""
         with self._lock:
             base = setup or self._setup
             fitted = replace(base, rules=record.rules.to_spec(), players=record.players, first=record.first)
             self._start(fitted, record)
+            self._flags.extend(Flag(next(self._flag_ids), *flag) for flag in flags)
+            done = len(self._game.state.tricks)
+            self._evidence.update((item.trick, item) for item in evidence if 1 <= item.trick <= done)
             return self._changed()
 
     def apply(
@@ -207,6 +229,8 @@ class LiveSession:
                     seq = event.ref  # the event it amends, which the operator corrects
                 self._flags.append(Flag(next(self._flag_ids), seq, doubt, alternatives, snapshot))
             self._persist(event)
+            if doubt is not None:
+                self._keep_flags()
             self._changed()
             return event
 
@@ -217,6 +241,7 @@ class LiveSession:
             if any(flag.seq == seq for flag in self._flags):
                 return
             self._flags.append(Flag(next(self._flag_ids), seq, doubt, alternatives))
+            self._keep_flags()
             self._changed()
 
     def resolve(self, flag_id: int, action: Action | None = None) -> Event | None:
@@ -227,6 +252,7 @@ class LiveSession:
             self._flags.remove(flag)
             if event is not None:
                 self._persist(event)
+            self._keep_flags()
             self._changed()
             return event
 
@@ -342,6 +368,14 @@ class LiveSession:
         except Exception:  # the store failing must not stop the game being scored
             log.exception("event sink failed on %r", event)
 
+    def _keep_flags(self) -> None:
+        if self._flag_sink is None:
+            return
+        try:
+            self._flag_sink(tuple(self._flags))
+        except Exception:  # the store failing must not stop the game being scored
+            log.exception("flag sink failed")
+
     def _changed(self) -> View:
         self._revision += 1
         self._view = None
@@ -359,6 +393,7 @@ __all__ = [
     "Evidence",
     "EvidenceSink",
     "Flag",
+    "FlagSink",
     "LiveSession",
     "Setup",
     "StoreSink",

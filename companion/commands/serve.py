@@ -15,7 +15,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Serve the web UI. Viewers are read-only; changing the game needs the operator PIN "
         "printed at start. Listens on 127.0.0.1 unless --host says otherwise.",
     )
-    parser.add_argument("--record", type=Path, help="continue from this game record (JSON)")
+    continued = parser.add_mutually_exclusive_group()
+    continued.add_argument("--record", type=Path, help="continue from this game record (JSON)")
+    continued.add_argument(
+        "--game", type=int, metavar="ID",
+        help="continue this stored game: its plays still to confirm, its tricks' evidence",
+    )  # fmt: skip
     add_web_arguments(parser)
     parser.add_argument("--pin", help="operator PIN (default: a random six-digit one)")
     parser.add_argument("--viewers", type=int, default=100, help="most pages watching live at once")
@@ -28,17 +33,25 @@ def run(args: argparse.Namespace) -> int:
     from companion.errors import MalformedInput
     from companion.session import LiveSession
     from companion.store import Store
-    from companion.store.writer import GameWriter
+    from companion.store.writer import GameWriter, continue_game
     from webui import create_app, security
     from webui.server import lan_address, make_server
 
+    if args.game is not None and args.no_db:
+        raise MalformedInput("--game continues a stored game: it needs the database, not --no-db")
     store = None if args.no_db else Store.open(args.db)
-    session = LiveSession(sink=None if store is None else GameWriter(store))
+    if store is None:
+        session = LiveSession()
+    else:
+        writer = GameWriter(store, args.game)
+        session = LiveSession(sink=writer, evidence_sink=writer.keep, flag_sink=writer.flags)
     if args.record is not None:
         record = load_record(args.record)
         if not isinstance(record, GameRecord):
             raise MalformedInput(f"{args.record} is a match record: serve needs one game record")
         session.load(record)
+    elif store is not None and args.game is not None:
+        continue_game(session, store, args.game)
     pin = args.pin or security.new_pin()
     if not pin.strip():
         raise MalformedInput("--pin must not be empty")

@@ -141,15 +141,17 @@ def watch(
 
     ``serve(session)`` is called once the live session exists (to start the web UI); the
     annotated camera frame is then published to the session every ``publish_every_s``.
-    ``store``, when given, also receives every event and every trick's evidence (see
-    :class:`companion.store.GameWriter`).
+    ``store``, when given, also receives every event, every trick's evidence and the open
+    flags (see :class:`companion.store.GameWriter`).
     """
     writer = RecordWriter(options.record)
     setup = Setup(rules=options.rules, players=options.players, first=options.first, deck=options.deck)
     if store is None:
         session = LiveSession(setup, sink=writer)
     else:
-        session = LiveSession(setup, sink=_both(writer, store), evidence_sink=store.keep)
+        session = LiveSession(
+            setup, sink=_both(writer, store), evidence_sink=store.keep, flag_sink=store.flags
+        )
     if serve is not None:
         serve(session)
 

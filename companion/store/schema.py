@@ -2,7 +2,9 @@
 
 Events are append-only: a correction is a new event (``amend``/``void``), never an
 update of a stored row. ``events`` is keyed by ``(game_id, seq)``, so a retried
-append can never store the same event twice.
+append can never store the same event twice. ``flags`` keeps the events the camera
+was unsure of until an operator settles them (``settled_at``), so a game scored
+through doubts says so after the session that scored it has gone.
 """
 
 from __future__ import annotations
@@ -107,6 +109,17 @@ evidence = Table(
     Column("note", JSON, nullable=False),
     Column("stored_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("game_id", "sha256", name="uq_evidence_game_sha256"),
+)
+
+flags = Table(
+    "flags",
+    metadata,
+    Column("game_id", ForeignKey("games.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("reason", Text, nullable=False),
+    Column("alternatives", JSON, nullable=False),
+    Column("raised_at", DateTime(timezone=True), nullable=False),
+    Column("settled_at", DateTime(timezone=True)),
 )
 
 Index("ix_games_status", games.c.status)

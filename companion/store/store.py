@@ -1,4 +1,4 @@
-"""The store: players, teams, matches, games, their append-only event logs, evidence, tournaments.
+"""The store: players, teams, matches, games, their append-only event logs, evidence, flags, tournaments.
 
 One :class:`Store` per process; it is safe to share between threads. Every method
 runs in its own transaction, committed before it returns, so whatever a method
@@ -74,6 +74,20 @@ class Evidence:
     sha256: str
     size: int
     note: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredFlag:
+    """An event of a stored game that the camera was unsure of, not yet settled by an operator.
+
+    ``alternatives`` are the identifier's best guesses, ``(card, probability)``, most likely first.
+    """
+
+    game_id: int
+    seq: int
+    reason: str
+    alternatives: tuple[tuple[str, float], ...]
+    raised_at: datetime
 
 
 class Store:
@@ -350,6 +364,58 @@ class Store:
             for item in self.evidence(game_id)
             if not item.path.is_file() or hashlib.sha256(item.path.read_bytes()).hexdigest() != item.sha256
         ]
+
+    # flags
+
+    def keep_flags(self, game_id: int, flags: Sequence[Mapping[str, Any]]) -> None:
+        """Make ``flags`` the game's open ones: each a ``seq``, a ``reason`` and its
+        ``alternatives`` (``[card, probability]`` pairs). A flag not open yet is raised (again,
+        if it was settled before); an open one not among ``flags`` is settled now."""
+        self.game(game_id)
+        table, now = schema.flags, _now()
+        wanted = {int(flag["seq"]): flag for flag in flags}
+        with self.engine.begin() as connection:
+            stored = {
+                row.seq: row.settled_at is None
+                for row in connection.execute(select(table).where(table.c.game_id == game_id))
+            }
+            mine = (table.c.game_id == game_id) & (table.c.settled_at.is_(None))
+            gone = [seq for seq, is_open in stored.items() if is_open and seq not in wanted]
+            if gone:
+                connection.execute(update(table).where(mine, table.c.seq.in_(gone)).values(settled_at=now))
+            for seq, flag in wanted.items():
+                values = {
+                    "reason": str(flag["reason"]),
+                    "alternatives": [[str(card), float(p)] for card, p in flag.get("alternatives", ())],
+                    "raised_at": now,
+                    "settled_at": None,
+                }
+                if seq not in stored:
+                    connection.execute(insert(table).values(game_id=game_id, seq=seq, **values))
+                elif not stored[seq]:
+                    connection.execute(
+                        update(table).where(table.c.game_id == game_id, table.c.seq == seq).values(values)
+                    )
+
+    def open_flags(self, game_id: int) -> list[StoredFlag]:
+        """The game's flags no operator has settled, in log order."""
+        table = schema.flags
+        query = (
+            select(table)
+            .where(table.c.game_id == game_id, table.c.settled_at.is_(None))
+            .order_by(table.c.seq)
+        )
+        with self.engine.connect() as connection:
+            return [
+                StoredFlag(
+                    row.game_id,
+                    row.seq,
+                    row.reason,
+                    tuple((str(card), float(p)) for card, p in row.alternatives),
+                    _utc(row.raised_at),
+                )
+                for row in connection.execute(query)
+            ]
 
     # tournaments
 

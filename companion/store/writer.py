@@ -1,11 +1,13 @@
 """Keep a live game in the store as it is played: the :class:`companion.session.StoreSink` of a
-:class:`companion.session.LiveSession`, for its events and its tricks' evidence."""
+:class:`companion.session.LiveSession`, for its events, its tricks' evidence and its open flags;
+and continue a stored game in a session with all three."""
 
 from __future__ import annotations
 
+from companion.cards import Card
 from companion.engine import Event, GameRecord, replay
 from companion.errors import IllegalAction
-from companion.session import Evidence
+from companion.session import Evidence, Flag, LiveSession
 from companion.store.store import Store
 
 
@@ -16,7 +18,8 @@ class GameWriter:
     write is retried with the next event and a retry never stores an event twice; a game is
     stored from its first event and marked complete when its last trick is in. Give
     ``game_id`` to continue a stored game, then load the session with its record.
-    :meth:`keep` stores a trick's evidence with the game being written.
+    :meth:`keep` stores a trick's evidence with the game being written, :meth:`flags` its open
+    flags.
     """
 
     def __init__(self, store: Store, game_id: int | None = None) -> None:
@@ -56,9 +59,38 @@ class GameWriter:
             note={"readings": list(evidence.readings)},
         )
 
+    def flags(self, flags: tuple[Flag, ...]) -> None:
+        """Keep ``flags`` as the open flags of the game being written (the others are settled)."""
+        if self.game_id is None:
+            raise IllegalAction("no stored game for the flags")
+        kept = [
+            {
+                "seq": flag.seq,
+                "reason": flag.reason,
+                "alternatives": [(str(card), p) for card, p in flag.alternatives],
+            }
+            for flag in flags
+        ]
+        self.store.keep_flags(self.game_id, kept)
+
     def _start_over(self) -> None:
         """The next event starts a new stored game; an unfinished one before it (a game restarted
         with its leader corrected, or left for a new deal) is kept, marked abandoned."""
         if self.game_id is not None and not self._finished:
             self.store.finish_game(self.game_id, "abandoned")
         self.game_id, self.written, self._finished = None, 0, False
+
+
+def continue_game(session: LiveSession, store: Store, game_id: int) -> None:
+    """Load stored game ``game_id`` into ``session``, with its open flags and its tricks' evidence
+    (those whose files are still there); a :class:`GameWriter` given ``game_id`` goes on storing it."""
+    flags = tuple(
+        (flag.seq, flag.reason, tuple((Card.parse(card), p) for card, p in flag.alternatives))
+        for flag in store.open_flags(game_id)
+    )
+    evidence = tuple(
+        Evidence(item.trick, item.path, tuple(item.note.get("readings", ())))
+        for item in store.evidence(game_id)
+        if item.trick is not None and item.path.is_file()
+    )
+    session.load(GameRecord.from_dict(store.game_record(game_id)), flags=flags, evidence=evidence)

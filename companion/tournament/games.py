@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.engine import GameRecord, GameState, replay
+from companion.engine.doubt import MOST, OpenResult, open_results, plays_among
 from companion.errors import MalformedInput
 from companion.tournament.model import Entrant, Result
 
@@ -47,6 +48,47 @@ def match_result(home: Entrant, away: Entrant, games: Sequence[tuple[int, GameRe
             if state.winners and set(state.winners) == set(seats):
                 won[index] += 1
     return Result(won[0], won[1], points[0], points[1], "played", tuple(game_id for game_id, _ in games))
+
+
+@dataclass(frozen=True)
+class Unsettled:
+    """A scored game whose events never confirmed leave its result open.
+
+    ``results`` are the recorded result and then the others those events allow; ``()`` when what
+    they change cannot be worked out (an event other than a play, or too many plays).
+    """
+
+    game_id: int
+    flags: int
+    results: tuple[OpenResult, ...]
+
+    def others(self, record: GameRecord) -> list[tuple[str, str]]:
+        """Each other result as (its winners' names, "a draw" as ``""``; each side's points)."""
+        return [
+            (" + ".join(dict.fromkeys(seat_player(record, seat) for seat in result.winners)),
+             "-".join(map(str, result.points)))
+            for result in self.results[1:]
+        ]  # fmt: skip
+
+    def describe(self, record: GameRecord) -> str:
+        """One line for the organiser: which game, how many events, and what else it may give."""
+        told = f"game {self.game_id}: {self.flags} events were never confirmed"
+        if not self.results:
+            return f"{told}, and what they change cannot be worked out"
+        others = " or ".join(f"{names or 'a draw'} {points}" for names, points in self.others(record))
+        return f"{told} and may also give {others}"
+
+
+def unsettled(game_id: int, record: GameRecord, flagged: Collection[int]) -> Unsettled | None:
+    """Whether the events of ``record`` never confirmed (``flagged``: log indices) leave its
+    result open; ``None`` when there are none, or every order of their cards gives the same."""
+    if not flagged:
+        return None
+    plays = plays_among(record, flagged)
+    if len(plays) < len(set(flagged)) or len(plays) > MOST:
+        return Unsettled(game_id, len(flagged), ())
+    results = open_results(record, plays)
+    return None if len(results) == 1 else Unsettled(game_id, len(flagged), results)
 
 
 @dataclass

@@ -9,7 +9,14 @@ from typing import Any
 from companion.engine import GameRecord
 from companion.errors import IllegalAction, MalformedInput
 from companion.store import Store
-from companion.tournament.games import PlayerStats, match_result, player_stats, side_of_entrant
+from companion.tournament.games import (
+    PlayerStats,
+    Unsettled,
+    match_result,
+    player_stats,
+    side_of_entrant,
+    unsettled,
+)
 from companion.tournament.model import Entrant, Tournament
 from companion.tournament.rounds import record_result
 from companion.tournament.serial import from_dict, to_dict
@@ -53,6 +60,16 @@ def result_from_games(
     if not game_ids:
         raise MalformedInput(f"no games given for round {round_number}, table {table}")
     games = [(game_id, GameRecord.from_dict(store.game_record(game_id))) for game_id in game_ids]
+    open_games = [
+        (found, record) for game_id, record in games if (found := unsettled_game(store, game_id, record))
+    ]
+    if open_games:
+        told = "; ".join(found.describe(record) for found, record in open_games)
+        first = open_games[0][0].game_id
+        raise IllegalAction(
+            f"{told}: confirm them first (companion serve --game {first}, then its corrections page), "
+            "or give the result by hand"
+        )
     result = match_result(tournament.entrant(pairing.home), tournament.entrant(pairing.away), games)
     return record_result(tournament, round_number, table, result)
 
@@ -78,6 +95,15 @@ def scored_games(store: Store, tournament: Tournament, round_number: int, table:
         if len(sides) == 2:
             found.append(game.id)
     return found
+
+
+def unsettled_game(store: Store, game_id: int, record: GameRecord | None = None) -> Unsettled | None:
+    """Whether stored game ``game_id`` (its ``record``, if read already) has flags no operator
+    settled that leave its result open."""
+    flagged = [flag.seq for flag in store.open_flags(game_id)]
+    if not flagged:
+        return None
+    return unsettled(game_id, record or GameRecord.from_dict(store.game_record(game_id)), flagged)
 
 
 def game_records(store: Store, tournament: Tournament) -> dict[int, GameRecord]:

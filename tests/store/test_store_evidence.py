@@ -34,11 +34,12 @@ def test_the_migration_makes_old_absolute_paths_relative(db_url: str, tmp_path: 
         game = store.create_game("brisca-2", ["Ana", "Luis"])
         inside = store.add_evidence(game, b"snapshot of trick 1", trick=1)
         outside = store.add_evidence(game, elsewhere.read_bytes(), trick=2)
-        with store.engine.begin() as connection:  # as a store before revision 0003 wrote them
+        with store.engine.begin() as connection:  # as a store of revision 0002 was, and wrote them
             for item, path in ((inside, inside.path), (outside, elsewhere)):
                 connection.execute(
                     update(schema.evidence).where(schema.evidence.c.id == item.id).values(path=str(path))
                 )
+            connection.execute(text("DROP TABLE flags"))
             connection.execute(text("UPDATE alembic_version SET version_num = '0002'"))
     with Store.open(db_url, evidence_dir=folder) as store:
         with store.engine.connect() as connection:

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from doubtful_games import doubtful_game
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.engine import GameRecord, OpenResult, open_results, random_game, replay, winner_open
+from companion.engine import GameRecord, OpenResult, random_game, replay, winner_open
 from companion.session import CameraStatus, Evidence, LiveSession, Setup
 from webui import create_app
 
@@ -220,18 +221,14 @@ def test_a_tied_game_says_which_rule_decided_it() -> None:
 
 
 def _doubtful_game(wanted: Callable[[tuple[OpenResult, ...]], bool]) -> tuple[GameRecord, LiveSession]:
-    """The first seeded game whose six plays of the tricks before the last three leave open results
-    that ``wanted`` accepts, in a live session where those plays are flagged."""
-    for seed in range(300):
-        record = random_game("brisca-2", seed=seed, players=["Ana", "Luis"])
-        refs = [i for i, event in enumerate(record.events) if event.type == "play"][-12:-6]
-        if wanted(open_results(record, frozenset(refs))):
-            session = LiveSession()
-            session.load(record)
-            for ref in refs:
-                session.question(ref, "a guess: the camera missed the card")
-            return record, session
-    raise AssertionError("no such game in 300")
+    """A game whose plays in doubt leave open results that ``wanted`` accepts, in a live session
+    where those plays are flagged."""
+    record, refs = doubtful_game(wanted)
+    session = LiveSession()
+    session.load(record)
+    for ref in refs:
+        session.question(ref, "a guess: the camera missed the card")
+    return record, session
 
 
 def test_a_finished_game_whose_winner_rests_on_plays_to_confirm_says_so() -> None:
