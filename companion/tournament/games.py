@@ -52,31 +52,33 @@ def match_result(home: Entrant, away: Entrant, games: Sequence[tuple[int, GameRe
 
 @dataclass(frozen=True)
 class Unsettled:
-    """A scored game whose events never confirmed leave its result open.
+    """A scored game (``record``, stored as ``game_id``) whose events never confirmed leave its
+    result open.
 
     ``results`` are the recorded result and then the others those events allow; ``()`` when what
     they change cannot be worked out (an event other than a play, or too many plays).
     """
 
     game_id: int
+    record: GameRecord
     flags: int
     results: tuple[OpenResult, ...]
 
-    def others(self, record: GameRecord) -> list[tuple[str, str]]:
-        """Each other result as (its winners' names, "a draw" as ``""``; each side's points)."""
+    def others(self) -> list[tuple[str, str]]:
+        """Each other result: its winners' names (``""``: a draw) and each side's points."""
         return [
-            (" + ".join(dict.fromkeys(seat_player(record, seat) for seat in result.winners)),
+            (" + ".join(dict.fromkeys(seat_player(self.record, seat) for seat in result.winners)),
              "-".join(map(str, result.points)))
             for result in self.results[1:]
         ]  # fmt: skip
 
-    def describe(self, record: GameRecord) -> str:
-        """One line for the organiser: which game, how many events, and what else it may give."""
-        told = f"game {self.game_id}: {self.flags} events were never confirmed"
+    def describe(self) -> str:
+        """One line for the organiser: which game, how many readings, and what else it may give."""
+        told = f"game {self.game_id}: {self.flags} of the camera's readings were never confirmed"
         if not self.results:
             return f"{told}, and what they change cannot be worked out"
-        others = " or ".join(f"{names or 'a draw'} {points}" for names, points in self.others(record))
-        return f"{told} and may also give {others}"
+        others = " or ".join(f"{names or 'a draw'} {points}" for names, points in self.others())
+        return f"{told}, and the result may also be {others}"
 
 
 def unsettled(game_id: int, record: GameRecord, flagged: Collection[int]) -> Unsettled | None:
@@ -86,9 +88,9 @@ def unsettled(game_id: int, record: GameRecord, flagged: Collection[int]) -> Uns
         return None
     plays = plays_among(record, flagged)
     if len(plays) < len(set(flagged)) or len(plays) > MOST:
-        return Unsettled(game_id, len(flagged), ())
+        return Unsettled(game_id, record, len(flagged), ())
     results = open_results(record, plays)
-    return None if len(results) == 1 else Unsettled(game_id, len(flagged), results)
+    return None if len(results) == 1 else Unsettled(game_id, record, len(flagged), results)
 
 
 @dataclass

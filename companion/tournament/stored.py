@@ -60,12 +60,10 @@ def result_from_games(
     if not game_ids:
         raise MalformedInput(f"no games given for round {round_number}, table {table}")
     games = [(game_id, GameRecord.from_dict(store.game_record(game_id))) for game_id in game_ids]
-    open_games = [
-        (found, record) for game_id, record in games if (found := unsettled_game(store, game_id, record))
-    ]
-    if open_games:
-        told = "; ".join(found.describe(record) for found, record in open_games)
-        first = open_games[0][0].game_id
+    waiting = [found for game_id, record in games if (found := unsettled_game(store, game_id, record))]
+    if waiting:
+        told = "; ".join(found.describe() for found in waiting)
+        first = waiting[0].game_id
         raise IllegalAction(
             f"{told}: confirm them first (companion serve --game {first}, then its corrections page), "
             "or give the result by hand"

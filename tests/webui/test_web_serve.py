@@ -1,4 +1,4 @@
-"""``companion serve``: starts, prints where to look and the PIN, serves the record given."""
+"""``companion serve``: starts, prints where to look and the PIN, serves the record or stored game given."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from doubtful_games import doubtful_game
 
-from companion.engine import GameRecord, random_game, replay
+from companion.engine import GameRecord, random_game, replay, winner_open
+from companion.store import Store
 
 
 @pytest.fixture
@@ -58,3 +60,35 @@ def test_serve_refuses_a_broken_record(tmp_path: Path) -> None:
     process = serve("--record", str(broken))
     _, error = process.communicate(timeout=30)
     assert process.returncode == 2 and "companion serve:" in error and "Traceback" not in error
+
+
+def test_serve_continues_a_stored_game_with_the_readings_still_to_confirm(tmp_path: Path) -> None:
+    record, refs = doubtful_game(winner_open)
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    with Store.open(db) as store:
+        game = store.import_record(record.to_dict())
+        store.keep_flags(game, [{"seq": ref, "reason": "a guess"} for ref in refs])
+    process = serve("--game", str(game), "--db", db, "--pin", "97531")
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip().removeprefix("Scoreboard: ")
+        with urllib.request.urlopen(f"{url}state.json", timeout=10) as response:
+            board = json.load(response)
+        assert board["winner_open"] and board["recorded_result"]["points"] == "-".join(
+            map(str, replay(record).points)
+        )
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
+
+
+@pytest.mark.parametrize(
+    ("args", "told"),
+    [(("--game", "99"), "no game 99"), (("--game", "1", "--no-db"), "--game continues a stored game")],
+)
+def test_serve_refuses_a_stored_game_it_cannot_continue(
+    tmp_path: Path, args: tuple[str, ...], told: str
+) -> None:
+    process = serve(*args, "--db", f"sqlite:///{tmp_path / 'club.db'}")
+    _, error = process.communicate(timeout=30)
+    assert process.returncode == 2 and told in error and "Traceback" not in error

@@ -37,6 +37,7 @@ from companion.tournament.stored import (
     save,
     scored_games,
     tournament_stats,
+    unsettled_game,
 )
 from webui.security import operator_required
 from webui.tournaments.words import round_title, words
@@ -128,7 +129,16 @@ def _render(template: str, name: str, *, with_scored_games: bool = False) -> str
         "pending": {pairing.key for pairing in tournament.pending()},
     }
     if with_scored_games:
-        context["scored"] = {p.key: scored_games(store(), tournament, *p.key) for p in tournament.pending()}
+        scored = {p.key: scored_games(store(), tournament, *p.key) for p in tournament.pending()}
+        waiting = {
+            key: [found for game_id in ids if (found := unsettled_game(store(), game_id))]
+            for key, ids in scored.items()
+        }
+        context["unsettled"] = waiting
+        context["scored"] = {
+            key: [game_id for game_id in ids if game_id not in {found.game_id for found in waiting[key]}]
+            for key, ids in scored.items()
+        }
     return render_template(template, **context)
 
 
