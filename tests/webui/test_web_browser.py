@@ -11,17 +11,23 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from doubtful_games import doubtful_game
 from webui_helpers import PIN, PLAYED, prefix, screenshot_folder
 
 from companion.cards import Card
-from companion.engine import GameRecord, random_game, replay
+from companion.engine import GameRecord, random_game, replay, winner_open
 from companion.session import CameraStatus, Evidence, LiveSession
+from companion.store import Store
+from companion.store.writer import GameWriter, continue_game
+from companion.tournament import Entrant, new_tournament, next_round
+from companion.tournament.stored import create, load
 from webui import create_app
 from webui.i18n import card_name
 from webui.server import Background, make_server
@@ -216,6 +222,49 @@ def test_a_game_ending_on_plays_to_confirm_says_who_else_may_have_won(
     watcher.wait_for_selector("#board .open-result", state="detached", timeout=UPDATE_MS)
     assert watcher.locator("#board .result").inner_text().startswith("Game over")
     watcher.close()
+
+
+def test_a_tournament_game_waits_for_its_readings_until_the_operator_confirms_them(
+    page: Any, tmp_path: Path, screenshots: Path
+) -> None:
+    """A stored game whose flagged plays may change its winner is not offered to the tournament;
+    continued as ``companion serve --game`` does, its plays are confirmed, and then it counts."""
+    record, refs = doubtful_game(winner_open)
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    with ExitStack() as closing:
+        store = closing.enter_context(Store.open(db, evidence_dir=tmp_path))
+        create(store, next_round(new_tournament("Liga", "league", [Entrant.of("Ana"), Entrant.of("Luis")])))
+        game = store.import_record(record.to_dict())
+        store.keep_flags(
+            game, [{"seq": ref, "reason": "a guess: the camera missed the card"} for ref in refs]
+        )
+        writer = GameWriter(store, game)
+        live = LiveSession(sink=writer, evidence_sink=writer.keep, flag_sink=writer.flags)
+        continue_game(live, store, game)
+        app = create_app({"SESSION": live, "PIN": PIN, "DATABASE": db})
+        closing.callback(lambda: app.extensions["store"].close())
+        server = Background(make_server(app, "127.0.0.1", 0, viewers=4))
+        closing.callback(server.stop)
+        url = server.url
+
+        sign_in(page, url)
+        page.goto(f"{url}/tournaments/Liga/?lang=en")
+        note = page.locator(f'.unsettled[data-unsettled="{game}"]')
+        assert "6 of the camera's readings were never confirmed" in note.inner_text()
+        assert page.locator("button[data-scored]").count() == 0
+        page.locator("section.round").screenshot(path=str(screenshots / "tournament-unsettled.png"))
+
+        page.goto(f"{url}/corrections")
+        for _ in refs:  # the operator confirms each play as read
+            page.click("[data-flag] button[type=submit]")
+        page.wait_for_selector("[data-flag]", state="detached")
+        assert store.open_flags(game) == []
+        page.goto(f"{url}/tournaments/Liga/?lang=en")
+        assert page.locator(".unsettled").count() == 0
+        page.click(f'button[data-scored="{game}"]')
+        result = load(store, "Liga").results[(1, 1)]
+        assert result.games == (game,) and result.home_games + result.away_games == 1
+        assert f"{result.home_games}-{result.away_games}" in page.inner_text("section.round")
 
 
 def trick_ends_at(record: GameRecord, k: int) -> bool:
