@@ -1,7 +1,8 @@
 """The web UI: a Flask app over one :class:`~companion.session.LiveSession`.
 
 ``create_app(config)`` takes ``SESSION`` (the live session; a fresh one if absent), ``PIN``
-(the operator PIN; a random one if absent) and any Flask setting. One blueprint per area.
+(the operator PIN; a random one if absent), ``DATABASE`` and ``WRITER`` (the store, see
+:mod:`webui.stored`) and any Flask setting. One blueprint per area.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ log = logging.getLogger(__name__)
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app; nothing is opened or started at import time."""
     from companion.session import LiveSession
-    from webui import camera, corrections, history, live, operator, setup, tournaments
+    from webui import camera, corrections, games, history, live, operator, setup, tournaments
 
     app = Flask(__name__)
     app.config.update(
@@ -40,7 +41,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["pin_guard"] = {}  # address -> [wrong PINs in a row, when the last one came]
     app.extensions["fragments"] = {}  # (part, revision, language) -> rendered fragment
 
-    for blueprint in (live.bp, camera.bp, setup.bp, corrections.bp, history.bp, operator.bp, tournaments.bp):
+    for blueprint in (
+        live.bp,
+        camera.bp,
+        setup.bp,
+        corrections.bp,
+        history.bp,
+        games.bp,
+        operator.bp,
+        tournaments.bp,
+    ):
         app.register_blueprint(blueprint)
 
     app.before_request(_choose_locale)

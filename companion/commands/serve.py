@@ -40,22 +40,22 @@ def run(args: argparse.Namespace) -> int:
     if args.game is not None and args.no_db:
         raise MalformedInput("--game continues a stored game: it needs the database, not --no-db")
     store = None if args.no_db else Store.open(args.db)
-    if store is None:
+    writer = None if store is None else GameWriter(store)
+    if writer is None:
         session = LiveSession()
     else:
-        writer = GameWriter(store, args.game)
         session = LiveSession(sink=writer, evidence_sink=writer.keep, flag_sink=writer.flags)
     if args.record is not None:
         record = load_record(args.record)
         if not isinstance(record, GameRecord):
             raise MalformedInput(f"{args.record} is a match record: serve needs one game record")
         session.load(record)
-    elif store is not None and args.game is not None:
-        continue_game(session, store, args.game)
+    elif writer is not None and args.game is not None:
+        continue_game(session, writer, args.game)
     pin = args.pin or security.new_pin()
     if not pin.strip():
         raise MalformedInput("--pin must not be empty")
-    app = create_app({"SESSION": session, "PIN": pin, "DATABASE": args.db})
+    app = create_app({"SESSION": session, "PIN": pin, "DATABASE": args.db, "WRITER": writer})
     server = make_server(app, args.host, args.port, args.viewers)
     port = server.effective_port
     shown = lan_address() if args.host == "0.0.0.0" else args.host

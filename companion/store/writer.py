@@ -17,17 +17,26 @@ class GameWriter:
     Every event of the record not yet stored is appended at its own position, so a failed
     write is retried with the next event and a retry never stores an event twice; a game is
     stored from its first event and marked complete when its last trick is in. Give
-    ``game_id`` to continue a stored game, then load the session with its record.
+    ``game_id`` (or :meth:`follow` it) to continue a stored game, then load the session with its
+    record.
     :meth:`keep` stores a trick's evidence with the game being written, :meth:`flags` its open
     flags.
     """
 
     def __init__(self, store: Store, game_id: int | None = None) -> None:
         self.store = store
-        self.game_id = game_id
-        self.written = store.game(game_id).events if game_id is not None else 0
-        self._continuing = game_id is not None
-        self._finished = False
+        self.game_id: int | None = None
+        self.written = 0
+        self._continuing = self._finished = False
+        if game_id is not None:
+            self.follow(game_id)
+
+    def follow(self, game_id: int) -> None:
+        """Go on writing stored game ``game_id`` from its last stored event (the session loads its
+        record next: :func:`continue_game`); the game written before stays as it is."""
+        game = self.store.game(game_id)
+        self.game_id, self.written = game_id, game.events
+        self._continuing, self._finished = True, game.status != "live"
 
     def __call__(self, record: GameRecord, event: Event | None) -> None:
         if not record.events:  # a new game (or the session's empty one before the load)
@@ -81,9 +90,11 @@ class GameWriter:
         self.game_id, self.written, self._finished = None, 0, False
 
 
-def continue_game(session: LiveSession, store: Store, game_id: int) -> None:
-    """Load stored game ``game_id`` into ``session``, with its open flags and its tricks' evidence
-    (those whose files are still there); a :class:`GameWriter` given ``game_id`` goes on storing it."""
+def continue_game(session: LiveSession, writer: GameWriter, game_id: int) -> None:
+    """Load stored game ``game_id`` into ``session`` (whose sinks ``writer`` is), with its open
+    flags and its tricks' evidence (those whose files are still there); ``writer`` goes on
+    storing it."""
+    store = writer.store
     flags = tuple(
         (flag.seq, flag.reason, tuple((Card.parse(card), p) for card, p in flag.alternatives))
         for flag in store.open_flags(game_id)
@@ -93,4 +104,6 @@ def continue_game(session: LiveSession, store: Store, game_id: int) -> None:
         for item in store.evidence(game_id)
         if item.trick is not None and item.path.is_file()
     )
-    session.load(GameRecord.from_dict(store.game_record(game_id)), flags=flags, evidence=evidence)
+    record = GameRecord.from_dict(store.game_record(game_id))
+    writer.follow(game_id)
+    session.load(record, flags=flags, evidence=evidence)

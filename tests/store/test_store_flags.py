@@ -18,8 +18,8 @@ GAME = random_game("brisca-2", seed=8, players=["Ana", "Luis"])
 GUESSES = ((Card.parse("3E"), 0.21), (Card.parse("1B"), 0.05))
 
 
-def writing(store: Store, game_id: int | None = None) -> tuple[LiveSession, GameWriter]:
-    writer = GameWriter(store, game_id)
+def writing(store: Store) -> tuple[LiveSession, GameWriter]:
+    writer = GameWriter(store)
     setup = Setup(GAME.rules.to_spec(), GAME.players, GAME.first)
     session = LiveSession(setup, sink=writer, evidence_sink=writer.keep, flag_sink=writer.flags)
     return session, writer
@@ -79,8 +79,8 @@ def test_a_stored_game_continues_with_its_flags_and_evidence(store: Store, tmp_p
     game_id = writer.game_id
     assert game_id is not None and tricks >= 1
 
-    later, again = writing(store, game_id)  # the next day: the server started again on this game
-    continue_game(later, store, game_id)
+    later, again = writing(store)  # the next day: the server started again, on this game
+    continue_game(later, again, game_id)
     view = later.view()
     assert view.record == session.view().record
     assert [(f.seq, f.reason, f.alternatives) for f in view.flags] == [

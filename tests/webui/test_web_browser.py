@@ -25,7 +25,7 @@ from companion.cards import Card
 from companion.engine import GameRecord, random_game, replay, winner_open
 from companion.session import CameraStatus, Evidence, LiveSession
 from companion.store import Store
-from companion.store.writer import GameWriter, continue_game
+from companion.store.writer import GameWriter
 from companion.tournament import Entrant, new_tournament, next_round
 from companion.tournament.stored import create, load
 from webui import create_app
@@ -228,7 +228,7 @@ def test_a_tournament_game_waits_for_its_readings_until_the_operator_confirms_th
     page: Any, tmp_path: Path, screenshots: Path
 ) -> None:
     """A stored game whose flagged plays may change its winner is not offered to the tournament;
-    continued as ``companion serve --game`` does, its plays are confirmed, and then it counts."""
+    the operator opens it from the tournament page, confirms its plays, and then it counts."""
     record, refs = doubtful_game(winner_open)
     db = f"sqlite:///{tmp_path / 'club.db'}"
     with ExitStack() as closing:
@@ -238,11 +238,9 @@ def test_a_tournament_game_waits_for_its_readings_until_the_operator_confirms_th
         store.keep_flags(
             game, [{"seq": ref, "reason": "a guess: the camera missed the card"} for ref in refs]
         )
-        writer = GameWriter(store, game)
+        writer = GameWriter(store)  # as companion serve makes the app
         live = LiveSession(sink=writer, evidence_sink=writer.keep, flag_sink=writer.flags)
-        continue_game(live, store, game)
-        app = create_app({"SESSION": live, "PIN": PIN, "DATABASE": db})
-        closing.callback(lambda: app.extensions["store"].close())
+        app = create_app({"SESSION": live, "PIN": PIN, "WRITER": writer})
         server = Background(make_server(app, "127.0.0.1", 0, viewers=4))
         closing.callback(server.stop)
         url = server.url
@@ -253,8 +251,14 @@ def test_a_tournament_game_waits_for_its_readings_until_the_operator_confirms_th
         assert "6 of the camera's readings were never confirmed" in note.inner_text()
         assert page.locator("button[data-scored]").count() == 0
         page.locator("section.round").screenshot(path=str(screenshots / "tournament-unsettled.png"))
+        page.goto(f"{url}/games?lang=en")
+        assert "6: may change the result" in page.inner_text(f'tr[data-game="{game}"]')
+        page.locator("section.panel").screenshot(path=str(screenshots / "stored-games.png"))
 
-        page.goto(f"{url}/corrections")
+        page.goto(f"{url}/tournaments/Liga/?lang=en")
+        page.click(f'button[data-continue="{game}"]')
+        page.wait_for_url(f"{url}/corrections")
+        assert page.locator(".open-results tr.other").count() >= 1  # the results the plays leave open
         for _ in refs:  # the operator confirms each play as read
             page.click("[data-flag] button[type=submit]")
         page.wait_for_selector("[data-flag]", state="detached")

@@ -1,7 +1,6 @@
 """Tournament pages: new tournament, entrants, next round, results, standings, bracket (printable).
 
-The tournaments live in the store named by the app's ``DATABASE`` setting (a URL or a
-SQLite file; the data folder's database if absent). Viewers read; the operator changes.
+The tournaments live in the app's store (:mod:`webui.stored`). Viewers read; the operator changes.
 """
 
 from __future__ import annotations
@@ -11,7 +10,6 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, redirect, render_template, request, url_for
 
 from companion.errors import MalformedInput
-from companion.store import Store
 from companion.tournament import (
     FORMATS,
     Entrant,
@@ -40,6 +38,7 @@ from companion.tournament.stored import (
     unsettled_game,
 )
 from webui.security import operator_required
+from webui.stored import store, writer_of_app
 from webui.tournaments.words import round_title, words
 
 bp = Blueprint(
@@ -51,14 +50,6 @@ bp = Blueprint(
 @bp.context_processor
 def _vocabulary() -> dict[str, Any]:
     return {"w": words(g.locale)}
-
-
-def store() -> Store:
-    """The app's store, opened (and migrated) on first use and shared by its threads."""
-    opened = current_app.extensions.get("store")
-    if opened is None:
-        opened = current_app.extensions["store"] = Store.open(current_app.config.get("DATABASE"))
-    return opened
 
 
 def _number(field: str, default: int | None = None) -> int:
@@ -135,6 +126,7 @@ def _render(template: str, name: str, *, with_scored_games: bool = False) -> str
             for key, ids in scored.items()
         }
         context["unsettled"] = waiting
+        context["can_continue"] = writer_of_app() is not None
         context["scored"] = {
             key: [game_id for game_id in ids if game_id not in {found.game_id for found in waiting[key]}]
             for key, ids in scored.items()
