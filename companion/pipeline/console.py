@@ -84,8 +84,9 @@ def event_json(event: Recognised) -> dict[str, object]:
     }
 
 
-def web_starter(host: str, port: int):  # type: ignore[no-untyped-def]
-    """Starts the web UI on a thread for the session, printing its address; returns (start, stop)."""
+def web_starter(host: str, port: int, database: str | None = None):  # type: ignore[no-untyped-def]
+    """Starts the web UI on a thread for the session, printing its address; returns (start, stop).
+    Its stored games and tournaments pages read ``database`` (None: the data folder's)."""
     running = []
 
     def start(session: LiveSession) -> None:
@@ -93,7 +94,9 @@ def web_starter(host: str, port: int):  # type: ignore[no-untyped-def]
         from webui.server import Background, make_server
 
         pin = security.new_pin()
-        server = make_server(create_app({"SESSION": session, "PIN": pin}), host, port, 20)
+        server = make_server(
+            create_app({"SESSION": session, "PIN": pin, "DATABASE": database}), host, port, 20
+        )
         running.append(Background(server))
         print(f"Scoreboard: http://{host}:{server.effective_port}/  (operator PIN {pin})", flush=True)
 
@@ -125,7 +128,9 @@ def play_outcome(options: WatchOptions, args: argparse.Namespace, store_url: str
 
     With ``store_url`` every event is also kept in that database ("" for the data folder's).
     """
-    start, stop = web_starter(args.host, args.port) if not args.headless else (None, lambda: None)
+    start, stop = (
+        (None, lambda: None) if args.headless else web_starter(args.host, args.port, store_url or None)
+    )
     with ExitStack() as closing:
         closing.callback(stop)
         writer = None
