@@ -6,7 +6,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.engine import GameRecord, GameState, replay
-from companion.engine.doubt import MOST, OpenResult, open_results, plays_among
+from companion.engine.doubt import OpenResult, open_results, plays_among
 from companion.errors import MalformedInput
 from companion.tournament.model import Entrant, Result
 
@@ -56,7 +56,7 @@ class Unsettled:
     result open.
 
     ``results`` are the recorded result and then the others those events allow; ``()`` when what
-    they change cannot be worked out (an event other than a play, or too many plays).
+    they change cannot be worked out (an event other than a play, or plays in too many orders).
     """
 
     game_id: int
@@ -87,9 +87,7 @@ def unsettled(game_id: int, record: GameRecord, flagged: Collection[int]) -> Uns
     if not flagged:
         return None
     plays = plays_among(record, flagged)
-    if len(plays) < len(set(flagged)) or len(plays) > MOST:
-        return Unsettled(game_id, record, len(flagged), ())
-    results = open_results(record, plays)
+    results = open_results(record, plays) if len(plays) == len(set(flagged)) else ()
     return None if len(results) == 1 else Unsettled(game_id, record, len(flagged), results)
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from companion.cards import Card
 from companion.engine import PRESETS, Event, GameRecord, open_results, random_game, replay, winner_open
-from companion.engine.doubt import MOST, orders, side_points
+from companion.engine.doubt import REPLAYS, Budget, TooManyOrders, orders, side_points
 from companion.engine.replay import effective_log
 
 PLAIN = sorted(name for name, rules in PRESETS.items() if rules.auction == "none")
@@ -59,15 +59,21 @@ def test_the_orders_kept_are_exactly_those_a_brute_force_keeps(preset, seed, dat
 @given(seed=seeds, data=st.data())
 def test_the_true_result_is_among_those_left_open_by_plays_read_in_another_order(preset, seed, data):
     truth = random_game(preset, seed)
-    refs = sorted(data.draw(st.sets(st.sampled_from(_play_refs(truth)), min_size=2, max_size=MOST)))
-    seen_orders = [order for order, _ in orders(truth, refs)]
+    refs = sorted(data.draw(st.sets(st.sampled_from(_play_refs(truth)), min_size=2, max_size=8)))
+    seen_orders = [order for order, _ in itertools.islice(orders(truth, refs), REPLAYS)]
     seen = _amended(truth, refs, data.draw(st.sampled_from(seen_orders)))  # as a camera might read it
     results = open_results(seen, frozenset(refs))
+    if not results:  # more orders than are tried: never with six plays or fewer (720 orders)
+        assert len(refs) > 6
+        return
     expected = replay(truth)
     assert (side_points(expected), expected.winners) in {(r.points, r.winners) for r in results}
     first = replay(seen)
     assert (results[0].points, results[0].winners) == (side_points(first), first.winners)
     assert len({(r.points, r.winners) for r in results}) == len(results)
+    if len(refs) <= 5:  # scoring one order per share of points loses no result
+        every = {(side_points(state), state.winners) for _, state in orders(seen, refs)}
+        assert {(r.points, r.winners) for r in results} == every | {(side_points(first), first.winners)}
     for result in results:  # each result is what its cards give
         state = replay(_amended(seen, refs, result.cards))
         assert (side_points(state), state.winners) == (result.points, result.winners)
@@ -91,9 +97,24 @@ def test_nothing_is_left_open_without_doubt_too_much_doubt_or_before_the_end():
     state = replay(game)
     only = open_results(game, frozenset())
     assert [(r.points, r.winners) for r in only] == [(side_points(state), state.winners)]
-    assert open_results(game, frozenset(_play_refs(game)[: MOST + 1])) == ()
+    assert open_results(game, frozenset(_play_refs(game))) == ()  # every play: too many orders
     unfinished = replace(game, events=game.events[:-1])
     assert open_results(unfinished, frozenset(_play_refs(unfinished)[:2])) == ()
+
+
+def test_more_than_six_plays_are_worked_out_where_the_tricks_winners_narrow_their_orders():
+    """Eight plays of a four-player game's first two tricks (40,320 orders): too many to replay
+    every one that keeps both tricks' winners, but one for each share of their points between the
+    sides is few enough."""
+    game = random_game("brisca-4", 0)
+    refs = _play_refs(game)[:8]
+    results = open_results(game, frozenset(refs))
+    state = replay(game)
+    assert len(results) > 1 and (results[0].points, results[0].winners) == (side_points(state), state.winners)
+    with pytest.raises(TooManyOrders, match="720 replays"):
+        list(orders(game, refs, Budget()))
+    with pytest.raises(TooManyOrders, match="placings"):
+        list(orders(game, refs, Budget(placings=10), by_points=True))
 
 
 def test_a_doubtful_ref_that_is_no_play_leaves_only_the_result_recorded():
